@@ -1,0 +1,89 @@
+// Builds every bundle of the project with esbuild:
+//   out/extension.js   the extension host (node, cjs, `vscode` external)
+//   out/cli.js         the `harbor-runs` CLI (node, cjs)
+//   out/webview/*.js   webview scripts (browser, iife) and their CSS/fonts
+//   out/test/**, out/bench/**, out/scripts/**   tests, benchmarks and generators (node, cjs)
+// Flags: --watch (rebuild on change), --production (minified, no source maps).
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync, readdirSync, copyFileSync, statSync } from 'node:fs';
+import { join, relative, dirname } from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const root = dirname(new URL(import.meta.url).pathname);
+
+function walk(dir, test) {
+  const abs = join(root, dir);
+  if (!existsSync(abs)) return [];
+  const out = [];
+  for (const name of readdirSync(abs)) {
+    const rel = join(dir, name);
+    if (statSync(join(root, rel)).isDirectory()) out.push(...walk(rel, test));
+    else if (test(rel)) out.push(rel);
+  }
+  return out;
+}
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  external: ['vscode'],
+};
+
+const configs = [
+  { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'out' },
+  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'out', banner: { js: '#!/usr/bin/env node' } },
+];
+
+const webviewEntries = walk('webview', (f) => /^webview\/[^/]+\.ts$/.test(f));
+if (webviewEntries.length) {
+  configs.push({
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
+    logLevel: 'warning', entryPoints: webviewEntries, outdir: 'out/webview',
+  });
+}
+
+if (!production) {
+  const tsOf = (dir, re) => walk(dir, (f) => re.test(f));
+  const entries = [
+    ...tsOf('test', /\.ts$/).filter((f) => !f.includes('/fixtures-data/')),
+    ...tsOf('bench', /\.ts$/),
+    ...tsOf('scripts', /\.ts$/),
+  ];
+  const entryPoints = Object.fromEntries(entries.map((f) => [f.replace(/\.ts$/, ''), f]));
+  // mocha, playwright-core and test-electron stay in node_modules: they load files of their own at run time.
+  configs.push({ ...node, entryPoints, outdir: 'out', external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron', 'fast-check'] });
+}
+
+function copyWebviewAssets() {
+  const dest = join(root, 'out/webview');
+  mkdirSync(dest, { recursive: true });
+  for (const f of ['node_modules/@vscode/codicons/dist/codicon.css', 'node_modules/@vscode/codicons/dist/codicon.ttf']) {
+    if (existsSync(join(root, f))) copyFileSync(join(root, f), join(dest, f.split('/').pop()));
+  }
+  for (const f of walk('webview', (p) => p.endsWith('.css'))) copyFileSync(join(root, f), join(dest, relative('webview', f)));
+}
+
+function afterBuild() {
+  copyWebviewAssets();
+  // The run summary's JSON Schema is exported from its zod schema at build time (contributed through jsonValidation).
+  const exporter = join(root, 'out/scripts/export-schema.js');
+  if (existsSync(exporter)) execFileSync(process.execPath, [exporter], { stdio: 'inherit', cwd: root });
+}
+
+if (watch) {
+  const contexts = await Promise.all(configs.map((c) => esbuild.context({
+    ...c, plugins: [{ name: 'after', setup(b) { b.onEnd(() => { try { afterBuild(); } catch (e) { console.error(e); } }); } }],
+  })));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('esbuild: watching');
+} else {
+  await Promise.all(configs.map((c) => esbuild.build(c)));
+  afterBuild();
+}

@@ -1,0 +1,88 @@
+// The Node implementation of FsPort (CLI, unit tests, benchmarks).
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { EntryType, FileStat, FsPort } from './port';
+
+function typeOf(s: fs.Stats | fs.Dirent): EntryType {
+  return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other';
+}
+
+export class NodeFs implements FsPort {
+  async stat(p: string): Promise<FileStat | undefined> {
+    try {
+      const s = await fsp.stat(p);
+      return { type: typeOf(s), size: s.size, mtimeMs: s.mtimeMs };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async readFile(p: string): Promise<Uint8Array> {
+    return fsp.readFile(p);
+  }
+
+  async readDir(p: string): Promise<[string, EntryType][]> {
+    try {
+      const entries = await fsp.readdir(p, { withFileTypes: true });
+      const out: [string, EntryType][] = [];
+      for (const e of entries) {
+        let t = typeOf(e);
+        if (e.isSymbolicLink()) {
+          const s = await this.stat(path.join(p, e.name));
+          t = s ? s.type : 'other';
+        }
+        out.push([e.name, t]);
+      }
+      return out;
+    } catch {
+      return [];
+    }
+  }
+
+  async *readChunks(p: string, chunkSize = 1 << 20): AsyncIterable<Uint8Array> {
+    const handle = await fsp.open(p, 'r');
+    try {
+      for (;;) {
+        const buf = Buffer.allocUnsafe(chunkSize);
+        const { bytesRead } = await handle.read(buf, 0, chunkSize, null);
+        if (bytesRead === 0) break;
+        yield bytesRead === chunkSize ? buf : buf.subarray(0, bytesRead);
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async mkdirp(p: string): Promise<void> {
+    await fsp.mkdir(p, { recursive: true });
+  }
+
+  async writeFileAtomic(p: string, data: Uint8Array): Promise<void> {
+    const dir = path.dirname(p);
+    await fsp.mkdir(dir, { recursive: true });
+    const tmp = path.join(dir, `.${path.basename(p)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    let handle: fsp.FileHandle | undefined;
+    try {
+      handle = await fsp.open(tmp, 'wx');
+      await handle.writeFile(data);
+      await handle.sync();
+      await handle.close();
+      handle = undefined;
+      await fsp.rename(tmp, p);
+    } catch (e) {
+      if (handle) await handle.close().catch(() => undefined);
+      await fsp.rm(tmp, { force: true }).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  async realpathDirs(p: string): Promise<string> {
+    try {
+      return path.join(await fsp.realpath(path.dirname(p)), path.basename(p));
+    } catch {
+      return p;
+    }
+  }
+}

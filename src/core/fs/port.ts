@@ -1,0 +1,39 @@
+// One interface for every file access of the core: a Node implementation (CLI, unit tests, benchmarks)
+// and a `vscode.workspace.fs` one (src/vscodeFs.ts) so the extension works over Remote-SSH and in code-server.
+// Paths are absolute POSIX strings.
+
+export type EntryType = 'file' | 'dir' | 'other';
+
+export interface FileStat {
+  type: EntryType;
+  size: number;
+  /** Modification time, milliseconds since the epoch. */
+  mtimeMs: number;
+}
+
+export interface FsPort {
+  /** undefined when nothing is there (never throws for a missing path). */
+  stat(path: string): Promise<FileStat | undefined>;
+  readFile(path: string): Promise<Uint8Array>;
+  /** Entries of a folder as [name, type]; [] when it is not a folder. */
+  readDir(path: string): Promise<[string, EntryType][]>;
+  /** The file's bytes in chunks, in order, in constant memory where the backend allows it. */
+  readChunks(path: string, chunkSize?: number): AsyncIterable<Uint8Array>;
+  /** Creates the folder and its parents. */
+  mkdirp(path: string): Promise<void>;
+  /**
+   * Replaces `path` atomically: writes a temp file in the same folder, flushes it, renames it over `path`.
+   * A reader sees the old or the new complete file, never half of one; the temp file is removed on failure.
+   */
+  writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
+  /** The path with its folders' symlinks resolved and its own name kept; the path itself when it cannot be resolved. */
+  realpathDirs(path: string): Promise<string>;
+}
+
+export async function readText(fs: FsPort, path: string): Promise<string> {
+  return new TextDecoder('utf-8').decode(await fs.readFile(path));
+}
+
+export async function exists(fs: FsPort, path: string): Promise<boolean> {
+  return (await fs.stat(path)) !== undefined;
+}

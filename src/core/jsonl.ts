@@ -1,0 +1,134 @@
+// Streaming JSONL: constant memory whatever the file size (one line at a time), errors that name file and line,
+// a partial last line (a run still writing) reported as an incomplete tail rather than an error, long lines handled.
+import type { FsPort } from './fs/port';
+import type { Problem } from './model';
+
+export interface JsonlLine {
+  /** 1-based line number. */
+  line: number;
+  /** The line's bytes without the newline (and without a trailing \r). */
+  bytes: Uint8Array;
+  /** false for a last line with no newline after it. */
+  terminated: boolean;
+}
+
+const NL = 10;
+const CR = 13;
+
+/** Yields the lines of a file one at a time; a line longer than a chunk is assembled from its pieces. */
+export async function* jsonlLines(fs: FsPort, path: string, chunkSize?: number): AsyncGenerator<JsonlLine> {
+  let pending: Uint8Array[] = [];
+  let pendingLen = 0;
+  let line = 0;
+  const take = (tail: Uint8Array): Uint8Array => {
+    if (pending.length === 0) return tail;
+    const out = new Uint8Array(pendingLen + tail.length);
+    let off = 0;
+    for (const p of pending) { out.set(p, off); off += p.length; }
+    out.set(tail, off);
+    pending = [];
+    pendingLen = 0;
+    return out;
+  };
+  for await (const chunk of fs.readChunks(path, chunkSize)) {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NL, start);
+      if (nl < 0) break;
+      let bytes = take(chunk.subarray(start, nl));
+      if (bytes.length && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
+      line++;
+      yield { line, bytes, terminated: true };
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      // Copy: the chunk's buffer may be reused by the reader.
+      const rest = chunk.slice(start);
+      pending.push(rest);
+      pendingLen += rest.length;
+    }
+  }
+  if (pendingLen > 0) {
+    line++;
+    yield { line, bytes: take(new Uint8Array(0)), terminated: false };
+  }
+}
+
+const decoder = new TextDecoder('utf-8');
+
+function isBlank(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== 32 && b !== 9 && b !== 13) return false;
+  }
+  return true;
+}
+
+export interface JsonlReadResult {
+  rows: number;
+  lines: number;
+  problems: Problem[];
+  /** True when the last line had no newline and did not parse: a writer is probably still appending. */
+  incompleteTail: boolean;
+}
+
+export interface JsonlReadOptions {
+  /** Parses one line's text; defaults to JSON.parse. Throwing marks the line as a parse error. */
+  parse?: (text: string, bytes: Uint8Array) => unknown;
+  /** Stop collecting problems after this many (the count is still reported). Default 200. */
+  maxProblems?: number;
+  chunkSize?: number;
+}
+
+/**
+ * Calls `onRow` for every line that parses to a JSON object. Blank lines are skipped. A line that does not parse,
+ * or is not an object, is a Problem naming the file and line; an unparsable unterminated last line is an
+ * 'incomplete-tail' info problem instead. Never throws for bad content; a file that cannot be read is one Problem.
+ */
+export async function readJsonl(
+  fs: FsPort,
+  path: string,
+  onRow: (value: Record<string, unknown>, line: number) => void | Promise<void>,
+  opts: JsonlReadOptions = {},
+): Promise<JsonlReadResult> {
+  const parse = opts.parse ?? ((text: string) => JSON.parse(text));
+  const maxProblems = opts.maxProblems ?? 200;
+  const problems: Problem[] = [];
+  let dropped = 0;
+  const add = (p: Problem) => { if (problems.length < maxProblems) problems.push(p); else dropped++; };
+  let rows = 0;
+  let lines = 0;
+  let incompleteTail = false;
+  try {
+    for await (const { line, bytes, terminated } of jsonlLines(fs, path, opts.chunkSize)) {
+      lines = line;
+      if (isBlank(bytes)) continue;
+      let value: unknown;
+      try {
+        value = parse(decoder.decode(bytes), bytes);
+      } catch (e) {
+        if (!terminated) {
+          incompleteTail = true;
+          add({ file: path, line, severity: 'info', code: 'incomplete-tail',
+            message: `line ${line} is incomplete (no newline yet): the file is probably still being written` });
+        } else {
+          add({ file: path, line, severity: 'error', code: 'parse-error',
+            message: `line ${line} is not valid JSON: ${(e as Error).message}` });
+        }
+        continue;
+      }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        add({ file: path, line, severity: 'error', code: 'not-object', message: `line ${line} is not a JSON object` });
+        continue;
+      }
+      rows++;
+      await onRow(value as Record<string, unknown>, line);
+    }
+  } catch (e) {
+    add({ file: path, severity: 'error', code: 'unreadable', message: `cannot read ${path}: ${(e as Error).message}` });
+  }
+  if (dropped > 0) {
+    problems.push({ file: path, severity: 'warning', code: 'more-problems', message: `${dropped} more problems in ${path} not listed` });
+  }
+  return { rows, lines, problems, incompleteTail };
+}
