@@ -1,0 +1,117 @@
+// Reading one JSON document for a reader: never throws, a file that does not parse becomes a Problem with the
+// line and column of the error, and any JSON path inside the document can be turned into a line for a Problem.
+import { parse as parseLenient, parseTree, findNodeAtLocation, printParseErrorCode, type ParseError, type Node } from 'jsonc-parser';
+import type { FsPort } from '../fs/port';
+import type { Problem, Severity } from '../model';
+
+export interface JsonDocument {
+  path: string;
+  text: string;
+  /** undefined when the file could not be read or does not parse. */
+  value: unknown;
+  ok: boolean;
+  problems: Problem[];
+  /** Lazily built syntax tree, used to place problems by JSON path. */
+  tree?: Node;
+}
+
+/** 1-based line and column of a character offset in text. */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(Math.max(offset, 0), text.length);
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === 10) { line++; lineStart = i + 1; }
+  }
+  return { line, column: end - lineStart + 1 };
+}
+
+/** Parses JSON text strictly; on failure returns the offset of the first error. */
+export function parseJsonText(text: string): { value?: unknown; error?: { offset: number; message: string } } {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return { value: JSON.parse(body) };
+  } catch (e) {
+    const errors: ParseError[] = [];
+    parseLenient(body, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
+    const shift = body === text ? 0 : 1;
+    if (errors.length) {
+      return { error: { offset: errors[0].offset + shift, message: `${printParseErrorCode(errors[0].error)} (${(e as Error).message})` } };
+    }
+    const m = /position (\d+)/.exec((e as Error).message);
+    return { error: { offset: m ? Number(m[1]) + shift : 0, message: (e as Error).message } };
+  }
+}
+
+export function parseJsonDocument(path: string, text: string, what = 'file'): JsonDocument {
+  const { value, error } = parseJsonText(text);
+  if (error) {
+    const { line, column } = lineColumnAt(text, error.offset);
+    return {
+      path, text, value: undefined, ok: false,
+      problems: [{ file: path, line, column, severity: 'error', code: 'parse-error',
+        message: `the ${what} is not valid JSON at line ${line}, column ${column}: ${error.message}` }],
+    };
+  }
+  return { path, text, value, ok: true, problems: [] };
+}
+
+/** Reads and parses a JSON file; a missing or unreadable file is a Problem (severity chosen by the caller). */
+export async function readJsonDocument(fs: FsPort, path: string, what = 'file', missingSeverity: Severity = 'error'): Promise<JsonDocument> {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8').decode(await fs.readFile(path));
+  } catch (e) {
+    const gone = (await fs.stat(path)) === undefined;
+    return {
+      path, text: '', value: undefined, ok: false,
+      problems: [{ file: path, severity: missingSeverity, code: gone ? 'missing-file' : 'unreadable',
+        message: gone ? `the ${what} is not on disk` : `cannot read the ${what}: ${(e as Error).message}` }],
+    };
+  }
+  return parseJsonDocument(path, text, what);
+}
+
+/** The 1-based line and column of the value at jsonPath (or of its closest existing parent). */
+export function locate(doc: JsonDocument, jsonPath: (string | number)[]): { line: number; column: number } | undefined {
+  if (!doc.ok) return undefined;
+  if (!doc.tree) {
+    const tree = parseTree(doc.text);
+    if (!tree) return undefined;
+    doc.tree = tree;
+  }
+  for (let n = jsonPath.length; n >= 0; n--) {
+    const node = findNodeAtLocation(doc.tree, jsonPath.slice(0, n));
+    if (node) {
+      // For an object property, point at the key rather than the value.
+      const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
+      return lineColumnAt(doc.text, at);
+    }
+  }
+  return undefined;
+}
+
+/** A Problem about the value at jsonPath in doc, with its line and column filled in. */
+export function problemAt(doc: JsonDocument, jsonPath: (string | number)[], severity: Severity, code: string, message: string): Problem {
+  const where = locate(doc, jsonPath);
+  return { file: doc.path, ...(where ?? {}), jsonPath, severity, code, message };
+}
+
+/** Turns zod issues into Problems placed at their JSON path. */
+export function issueProblems(
+  doc: JsonDocument,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  what: string,
+  max = 50,
+): Problem[] {
+  const out: Problem[] = [];
+  for (const issue of issues.slice(0, max)) {
+    const jsonPath = issue.path.filter((k): k is string | number => typeof k === 'string' || typeof k === 'number');
+    const at = jsonPath.length ? jsonPath.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('') : '(top level)';
+    out.push(problemAt(doc, jsonPath, 'warning', 'schema', `${what} ${at}: ${issue.message}`));
+  }
+  if (issues.length > max) {
+    out.push({ file: doc.path, severity: 'warning', code: 'more-problems', message: `${issues.length - max} more schema problems in ${doc.path} not listed` });
+  }
+  return out;
+}

@@ -1,0 +1,178 @@
+// The run summary document as the reader accepts it (nemo-gym-format.md §1.6): a lenient zod schema whose issues
+// become warnings, and a normalisation of the shapes producers use (tasks as a list or an object, stale_files as
+// an object or a list, unvalidated / skipped as an object or a list) that reads whatever is usable and keeps the
+// JSON path of every piece so a problem can point at it.
+import { z } from 'zod';
+import type { NamedReason } from '../../model';
+
+const Rel = z.string().nullable().optional();
+const NamedList = z.union([
+  z.record(z.string(), z.string().nullable()),
+  z.array(z.union([z.string(), z.looseObject({ task_id: z.string(), reason: z.string().nullable().optional() })])),
+]);
+
+export const SummaryRepeatSchema = z.looseObject({
+  repeat: z.number().int().nonnegative(),
+  outcome: z.string(),
+  reward: z.number().nullable().optional(),
+  mask_sample: z.boolean().nullable().optional(),
+  failure_kind: z.string().nullable().optional(),
+  failure_reason: z.string().nullable().optional(),
+  failure_class: z.string().nullable().optional(),
+  failure_stage: z.string().nullable().optional(),
+  failure_terminal: z.boolean().nullable().optional(),
+  verifier_mode: z.string().nullable().optional(),
+  verifier_logs: Rel,
+  test_stdout: Rel,
+  reward_file: Rel,
+  trajectory: Rel,
+  artifacts: Rel,
+  missing: z.array(z.string()).optional(),
+  input: z.looseObject({
+    digests: z.record(z.string(), z.string()).optional(),
+    metadata: z.union([z.array(z.record(z.string(), z.unknown())), z.record(z.string(), z.unknown())]).optional(),
+  }).nullable().optional(),
+});
+
+const TaskEntry = z.looseObject({ task_id: z.string().optional(), task_index: z.number().int().optional(), repeats: z.array(SummaryRepeatSchema) });
+
+/** Lenient reading schema of `<stem>_run_summary.json`: unknown keys kept, fields added over time optional. */
+export const SummaryReadSchema = z.looseObject({
+  schema_version: z.union([z.string(), z.number()]).optional(),
+  target: z.string().nullable().optional(),
+  taskset: z.string().nullable().optional(),
+  agent: z.string().nullable().optional(),
+  dataset: z.looseObject({
+    source: z.string().nullable().optional(),
+    name: z.string().nullable().optional(),
+    version: z.string().nullable().optional(),
+    folder: Rel,
+    digests: z.record(z.string(), z.string()).nullable().optional(),
+  }).nullable().optional(),
+  task_source: z.string().nullable().optional(),
+  result_task_source: z.string().nullable().optional(),
+  files: z.record(z.string(), z.string().nullable()),
+  stale_files: z.union([z.record(z.string(), z.string().nullable()), z.array(z.string())]).optional(),
+  missing_paths: z.array(z.string()).optional(),
+  unvalidated: NamedList.optional(),
+  skipped: NamedList.optional(),
+  tasks: z.union([z.array(TaskEntry.extend({ task_id: z.string() })), z.record(z.string(), TaskEntry)]).optional(),
+});
+
+export type JsonPath = (string | number)[];
+type Obj = Record<string, unknown>;
+
+export function isObj(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+export function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+export function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+export function bool(v: unknown): boolean | null {
+  return typeof v === 'boolean' ? v : null;
+}
+
+export interface NormRepeat {
+  raw: Obj;
+  jsonPath: JsonPath;
+  repeat: number;
+}
+
+export interface NormTask {
+  taskId: string;
+  index?: number;
+  jsonPath: JsonPath;
+  repeats: NormRepeat[];
+}
+
+/** Tasks from the list or object form; entries that are not objects are skipped (the schema reports them). */
+export function normTasks(tasks: unknown): NormTask[] {
+  const out: NormTask[] = [];
+  const add = (entry: unknown, jsonPath: JsonPath, fallbackId: string) => {
+    if (!isObj(entry)) return;
+    const taskId = str(entry.task_id) ?? fallbackId;
+    const index = num(entry.task_index) ?? undefined;
+    const repeats: NormRepeat[] = [];
+    const list = Array.isArray(entry.repeats) ? entry.repeats : [];
+    list.forEach((r, i) => {
+      if (!isObj(r)) return;
+      const n = num(r.repeat);
+      repeats.push({ raw: r, jsonPath: [...jsonPath, 'repeats', i], repeat: n !== null && n >= 0 ? Math.floor(n) : i });
+    });
+    out.push({ taskId, index, jsonPath, repeats });
+  };
+  if (Array.isArray(tasks)) tasks.forEach((t, i) => add(t, ['tasks', i], `task-${i}`));
+  else if (isObj(tasks)) for (const [k, t] of Object.entries(tasks)) add(t, ['tasks', k], k);
+  return out;
+}
+
+export interface NormStale {
+  key: string;
+  rel: string;
+  jsonPath: JsonPath;
+}
+
+/** stale_files as {key: rel} or [rel]; a list entry's key is its file name. */
+export function normStale(stale: unknown): NormStale[] {
+  const out: NormStale[] = [];
+  if (Array.isArray(stale)) {
+    stale.forEach((v, i) => {
+      const rel = str(v);
+      if (rel) out.push({ key: rel.split('/').pop() || rel, rel, jsonPath: ['stale_files', i] });
+    });
+  } else if (isObj(stale)) {
+    for (const [key, v] of Object.entries(stale)) {
+      const rel = str(v);
+      if (rel) out.push({ key, rel, jsonPath: ['stale_files', key] });
+    }
+  }
+  return out;
+}
+
+/** unvalidated / skipped as {task: reason}, [{task_id, reason}] or [task]. */
+export function normNamed(v: unknown): NamedReason[] {
+  const out: NamedReason[] = [];
+  if (Array.isArray(v)) {
+    for (const e of v) {
+      if (typeof e === 'string') out.push({ taskId: e, reason: '' });
+      else if (isObj(e) && typeof e.task_id === 'string') out.push({ taskId: e.task_id, reason: str(e.reason) ?? '' });
+    }
+  } else if (isObj(v)) {
+    for (const [taskId, reason] of Object.entries(v)) out.push({ taskId, reason: str(reason) ?? '' });
+  }
+  return out;
+}
+
+/** string keys of an object whose values are strings or null. */
+export function normFiles(files: unknown): { key: string; rel: string | null }[] {
+  if (!isObj(files)) return [];
+  return Object.entries(files).map(([key, v]) => ({ key, rel: str(v) }));
+}
+
+const FILE_LABELS: Record<string, string> = {
+  rollouts: 'Rollouts',
+  failures: 'Failures sidecar',
+  materialized_inputs: 'Materialized inputs',
+  aggregate_metrics: 'Aggregate metrics',
+  rows: 'Prepared rows',
+  rows_prepare: 'Prepared rows (data processor)',
+  rows_metrics: 'Prepared rows metrics',
+  collated: 'Collated collector input',
+  collated_metrics: 'Collated input metrics',
+  collated_conflict: 'Collated metrics conflict',
+  run_config: 'Run config',
+  quality_summary: 'Health check summary',
+  rollout_verdicts: 'Health check verdicts',
+  sources: 'Aggregation sources',
+};
+
+/** "Rollouts" for 'rollouts', "Some key" for an unknown 'some_key'. */
+export function fileLabel(key: string): string {
+  const known = FILE_LABELS[key];
+  if (known) return known;
+  const words = key.replace(/[_-]+/g, ' ').trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : key;
+}

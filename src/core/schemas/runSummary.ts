@@ -1,0 +1,120 @@
+// The ONE definition of the `<rollouts stem>_run_summary.json` document we write (docs/run-summary.md explains every
+// key and the rule behind it). The writer emits exactly these keys in exactly this order; readers of summaries written
+// by other tools should stay lenient (unknown keys are kept by `.loose()`).
+import { z } from 'zod';
+
+export const RUN_SUMMARY_SCHEMA_VERSION = 1;
+
+/** A path relative to the summary's own folder (`..` allowed), absolute only when no relative form exists. */
+const Rel = z.string();
+const RelOrNull = Rel.nullable();
+
+export const OUTCOMES = ['scored', 'masked', 'failed', 'missing'] as const;
+
+export const RunSummaryInputSchema = z.object({
+  /** Every `*digest*` string key of the materialized row's `task_input.task_data` (e.g. `_ng_digest`). */
+  digests: z.record(z.string(), z.string()),
+  /** `responses_create_params.metadata` of the input, one item per turn (one item for a single-turn task). */
+  metadata: z.array(z.record(z.string(), z.unknown())),
+}).loose();
+
+export const RunSummaryRepeatSchema = z.object({
+  repeat: z.number().int(),
+  outcome: z.enum(OUTCOMES),
+  reward: z.number().nullable(),
+  mask_sample: z.boolean().nullable(),
+  failure_kind: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  /** Present only when `outcome` is `failed` (from the failures sidecar's `_ng_failure_*`). */
+  failure_class: z.string().nullable().optional(),
+  failure_stage: z.string().nullable().optional(),
+  failure_terminal: z.boolean().nullable().optional(),
+  verifier_mode: z.string().nullable(),
+  verifier_logs: RelOrNull,
+  test_stdout: RelOrNull,
+  reward_file: RelOrNull,
+  trajectory: RelOrNull,
+  artifacts: RelOrNull,
+  missing: z.array(Rel),
+  input: RunSummaryInputSchema,
+}).loose();
+
+export const RunSummaryTaskSchema = z.object({
+  task_id: z.string(),
+  task_index: z.number().int().nullable(),
+  repeats: z.array(RunSummaryRepeatSchema),
+}).loose();
+
+/** The `files` keys, in the order they are written. `collated_conflict` and `sources` are written only when present. */
+export const FILE_KEYS = [
+  'rollouts', 'failures', 'materialized_inputs', 'aggregate_metrics',
+  'rows', 'rows_prepare', 'rows_metrics',
+  'collated', 'collated_metrics', 'collated_conflict',
+  'run_config', 'quality_summary', 'rollout_verdicts', 'sources',
+] as const;
+export type FileKey = (typeof FILE_KEYS)[number];
+/** Keys written only when the file is there (the fixture layout has no place for them otherwise). */
+export const OPTIONAL_FILE_KEYS: readonly FileKey[] = ['collated_conflict', 'sources'];
+/** The output names a fresh start may leave stale (rule 10). */
+export const STALE_KEYS = ['rollouts', 'failures', 'materialized_inputs'] as const;
+export type StaleKey = (typeof STALE_KEYS)[number];
+
+export const RunSummaryFilesSchema = z.object({
+  rollouts: RelOrNull,
+  failures: RelOrNull,
+  materialized_inputs: RelOrNull,
+  aggregate_metrics: RelOrNull,
+  rows: RelOrNull,
+  rows_prepare: RelOrNull,
+  rows_metrics: RelOrNull,
+  collated: RelOrNull,
+  collated_metrics: RelOrNull,
+  collated_conflict: RelOrNull.optional(),
+  run_config: RelOrNull,
+  quality_summary: RelOrNull,
+  rollout_verdicts: RelOrNull,
+  sources: RelOrNull.optional(),
+}).loose();
+
+export const RunSummaryDatasetSchema = z.object({
+  source: z.string().nullable(),
+  name: z.string().nullable(),
+  version: z.string().nullable(),
+  folder: RelOrNull,
+  digests: z.record(z.string(), z.string()),
+}).loose();
+
+export const RunSummarySchema = z.object({
+  schema_version: z.literal(RUN_SUMMARY_SCHEMA_VERSION),
+  target: z.string().nullable(),
+  taskset: z.string().nullable(),
+  agent: z.string().nullable(),
+  dataset: RunSummaryDatasetSchema,
+  task_source: z.string().nullable(),
+  result_task_source: z.string().nullable(),
+  files: RunSummaryFilesSchema,
+  stale_files: z.record(z.string(), Rel),
+  missing_paths: z.array(Rel),
+  unvalidated: z.record(z.string(), z.string()),
+  skipped: z.record(z.string(), z.string()),
+  tasks: z.array(RunSummaryTaskSchema),
+}).loose();
+
+export type RunSummaryDocument = z.infer<typeof RunSummarySchema>;
+export type RunSummaryTask = z.infer<typeof RunSummaryTaskSchema>;
+export type RunSummaryRepeat = z.infer<typeof RunSummaryRepeatSchema>;
+export type RunSummaryFiles = z.infer<typeof RunSummaryFilesSchema>;
+export type RunSummaryInput = z.infer<typeof RunSummaryInputSchema>;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Key order of a repeat entry (the failure_* trio only for `failed`). */
+export const REPEAT_KEYS = [
+  'repeat', 'outcome', 'reward', 'mask_sample', 'failure_kind', 'failure_reason',
+  'failure_class', 'failure_stage', 'failure_terminal',
+  'verifier_mode', 'verifier_logs', 'test_stdout', 'reward_file', 'trajectory', 'artifacts', 'missing', 'input',
+] as const;
+
+export const TOP_KEYS = [
+  'schema_version', 'target', 'taskset', 'agent', 'dataset', 'task_source', 'result_task_source', 'files',
+  'stale_files', 'missing_paths', 'unvalidated', 'skipped', 'tasks',
+] as const;
