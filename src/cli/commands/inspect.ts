@@ -1,5 +1,64 @@
-// Placeholder until the 'inspect' command lands.
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write('harbor-runs inspect: not built yet\n');
-  return 2;
+// `harbor-runs inspect <path> [--json] [--include GLOB]... [--exclude GLOB]...`: finds every run below path and
+// prints, per run, its kind, identity, counts by outcome, pass@1 / pass@k and every missing or stale path.
+// Exit 0 when it could read (problems in the data are reported, not fatal), 2 on usage errors, 1 when the path
+// cannot be read.
+import * as nodePath from 'node:path';
+import { accessSync, constants } from 'node:fs';
+import { parseArgs, UsageError } from '../args';
+import { NodeFs } from '../../core/fs/nodeFs';
+import { loadRuns } from '../../core/load';
+import { inspectDocument, renderText } from '../../core/report';
+
+const USAGE = 'usage: harbor-runs inspect <path> [--json] [--include GLOB]... [--exclude GLOB]...\n';
+
+/** An absolute POSIX path for a command-line path. */
+function toPosixAbsolute(p: string): string {
+  return nodePath.resolve(p).split(nodePath.sep).join('/');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs(argv, { flags: ['json', 'help'], values: ['include', 'exclude'] });
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`harbor-runs inspect: ${e.message}\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (args.flags.has('help')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (args.positionals.length !== 1) {
+    process.stderr.write(`harbor-runs inspect: ${args.positionals.length ? 'give one path' : 'missing <path>'}\n${USAGE}`);
+    return 2;
+  }
+  const given = args.positionals[0];
+  const root = toPosixAbsolute(given);
+  const fs = new NodeFs();
+  const st = await fs.stat(root);
+  if (!st) {
+    process.stderr.write(`harbor-runs inspect: cannot read ${given}: no such file or folder\n`);
+    return 1;
+  }
+  try {
+    accessSync(root, constants.R_OK | (st.type === 'dir' ? constants.X_OK : 0));
+  } catch (e) {
+    process.stderr.write(`harbor-runs inspect: cannot read ${given}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const runs = await loadRuns(fs, [root], {
+    include: args.values.get('include') ?? [],
+    exclude: args.values.get('exclude') ?? [],
+  });
+  const doc = inspectDocument(root, runs);
+  if (args.flags.has('json')) {
+    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+  } else {
+    const base = st.type === 'dir' ? root : nodePath.posix.dirname(root);
+    process.stdout.write(renderText(doc, base));
+  }
+  return 0;
 }

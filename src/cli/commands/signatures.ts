@@ -1,5 +1,39 @@
-// Placeholder until the 'signatures' command lands.
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write('harbor-runs signatures: not built yet\n');
-  return 2;
+// `harbor-runs signatures <rollouts.jsonl> [--out FILE]`: records what sits under the run's output names now (the
+// output signatures a fresh start takes before it dispatches) to the `<stem>_signatures.json` sidecar, which the
+// summary writer then uses to tell an earlier run's files (unchanged since) from this run's. Exit 0 written, 1 could
+// not write, 2 usage.
+import * as path from 'node:path';
+import { NodeFs } from '../../core/fs/nodeFs';
+import { outputSignatures, signaturesPathFor, signaturesSidecar } from '../../core/summary';
+import { parseArgs, UsageError } from '../args';
+
+const USAGE = 'usage: harbor-runs signatures <rollouts.jsonl> [--out FILE]\n';
+
+export async function run(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs(argv, { values: ['out'] });
+    if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? 'give exactly one rollouts file' : 'the rollouts file is missing');
+    if ((args.values.get('out')?.length ?? 0) > 1) throw new UsageError('--out is given more than once');
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`harbor-runs signatures: ${e.message}\n${USAGE}`);
+    return 2;
+  }
+  const toPosix = (p: string) => path.resolve(p).split(path.sep).join('/');
+  const rollouts = toPosix(args.positionals[0]);
+  const out = args.values.get('out')?.[0] !== undefined ? toPosix(args.values.get('out')![0]) : signaturesPathFor(rollouts);
+  const fs = new NodeFs();
+  try {
+    const sigs = await outputSignatures(fs, rollouts);
+    const doc = signaturesSidecar(rollouts, sigs, Date.now());
+    await fs.writeFileAtomic(out, new TextEncoder().encode(`${JSON.stringify(doc, null, 2)}\n`));
+    process.stdout.write(`${out}\n`);
+    const present = Object.entries(sigs).filter(([, s]) => s).map(([k]) => k);
+    process.stderr.write(`recorded ${out}: ${present.length ? present.join(', ') : 'no output file yet'}\n`);
+    return 0;
+  } catch (e) {
+    process.stderr.write(`harbor-runs signatures: cannot write ${out}: ${(e as Error).message}\n`);
+    return 1;
+  }
 }

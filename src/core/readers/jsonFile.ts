@@ -1,6 +1,6 @@
 // Reading one JSON document for a reader: never throws, a file that does not parse becomes a Problem with the
 // line and column of the error, and any JSON path inside the document can be turned into a line for a Problem.
-import { parse as parseLenient, parseTree, findNodeAtLocation, printParseErrorCode, type ParseError, type Node } from 'jsonc-parser';
+import { parse as parseLenient, parseTree, findNodeAtLocation, printParseErrorCode, type ParseError, type Node } from 'jsonc-parser/lib/esm/main.js';
 import type { FsPort } from '../fs/port';
 import type { Problem, Severity } from '../model';
 
@@ -97,14 +97,41 @@ export function problemAt(doc: JsonDocument, jsonPath: (string | number)[], seve
   return { file: doc.path, ...(where ?? {}), jsonPath, severity, code, message };
 }
 
+interface IssueLike {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+  errors?: readonly (readonly IssueLike[])[];
+}
+
+/**
+ * A union's issue names only the union; its branches say what is wrong inside. The branch that got deepest into
+ * the value is the one the producer meant (a list of tasks with one bad reward, not "expected an object").
+ */
+function flattenIssues(issues: readonly IssueLike[], prefix: readonly PropertyKey[] = []): IssueLike[] {
+  const out: IssueLike[] = [];
+  for (const issue of issues) {
+    const at = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union' && issue.errors?.length) {
+      const depth = (b: readonly IssueLike[]) => b.reduce((m, i) => Math.max(m, i.path.length), 0);
+      const best = [...issue.errors].filter((b) => b.length > 0)
+        .sort((a, b) => depth(b) - depth(a) || a.length - b.length)[0];
+      if (best && depth(best) > 0) { out.push(...flattenIssues(best, at)); continue; }
+    }
+    out.push({ ...issue, path: at });
+  }
+  return out;
+}
+
 /** Turns zod issues into Problems placed at their JSON path. */
 export function issueProblems(
   doc: JsonDocument,
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  rawIssues: readonly IssueLike[],
   what: string,
   max = 50,
 ): Problem[] {
   const out: Problem[] = [];
+  const issues = flattenIssues(rawIssues);
   for (const issue of issues.slice(0, max)) {
     const jsonPath = issue.path.filter((k): k is string | number => typeof k === 'string' || typeof k === 'number');
     const at = jsonPath.length ? jsonPath.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('') : '(top level)';

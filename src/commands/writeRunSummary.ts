@@ -1,0 +1,142 @@
+// "Harbor: Write Run Summary": pick a rollouts file (argument, active editor, else a quick pick), write
+// `<stem>_run_summary.json` with a cancellable progress notification, then reveal the run in the tree and say how
+// many tasks, attempts and missing paths it has. Needs a trusted workspace; errors go to the log with "Show Log".
+import * as vscode from 'vscode';
+import type { Run } from '../core/model';
+import { countRun } from '../core/model';
+import { runSummaryPathFor, writeRunSummary, type WriteResult } from '../core/summary';
+import { log, showError } from '../log';
+import { rolloutsForSummary } from '../diagnostics';
+import { isTreeNode } from '../tree/provider';
+import { type CommandContext, basename } from './context';
+
+const SIDECAR = /(_failures|_materialized_inputs|_prepare|_attempts|_multistage_state|_items|_task|_verdicts|rollout_verdicts|_metrics)\.jsonl$/;
+
+export function isRolloutsCandidate(p: string): boolean {
+  return p.endsWith('.jsonl') && !SIDECAR.test(p) && !p.includes('/preprocessed_datasets/');
+}
+
+/** The rollouts file an argument names: a Uri or path, a run / run file node, a summary (its rollouts). */
+function rolloutsOfArg(ctx: CommandContext, arg: unknown): string | undefined {
+  let p: string | undefined;
+  if (arg instanceof vscode.Uri) p = arg.fsPath;
+  else if (typeof arg === 'string') p = arg;
+  else if (isTreeNode(arg)) {
+    if (arg.kind === 'run' || arg.kind === 'files' || arg.kind === 'problems') p = arg.run.rolloutsPath ?? arg.run.summaryPath;
+    else if (arg.kind === 'run-file' || arg.kind === 'problem' || arg.kind === 'task' || arg.kind === 'attempt' || arg.kind === 'evidence' || arg.kind === 'missing-path' || arg.kind === 'reason') {
+      p = arg.kind === 'run-file' && arg.file.key === 'rollouts' && arg.file.path ? arg.file.path : arg.run.rolloutsPath ?? arg.run.summaryPath;
+    }
+  }
+  if (p && p.endsWith('_run_summary.json')) p = rolloutsForSummary(ctx.store, p);
+  return p;
+}
+
+async function pickRollouts(ctx: CommandContext): Promise<string | undefined> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (active?.scheme === 'file') {
+    const p = active.fsPath;
+    if (isRolloutsCandidate(p)) return p;
+    if (p.endsWith('_run_summary.json')) return rolloutsForSummary(ctx.store, p);
+  }
+  const items = new Map<string, vscode.QuickPickItem & { path: string }>();
+  await ctx.store.ensureLoaded();
+  for (const r of ctx.store.runs()) {
+    if (r.kind === 'nemo-gym' && r.rolloutsPath) {
+      items.set(r.rolloutsPath, { label: basename(r.rolloutsPath), description: vscode.workspace.asRelativePath(r.rolloutsPath), detail: r.label, path: r.rolloutsPath });
+    }
+  }
+  const found = await vscode.workspace.findFiles('**/*.jsonl', '**/{node_modules,.git}/**', 2000);
+  for (const uri of found) {
+    const p = uri.fsPath;
+    if (!items.has(p) && isRolloutsCandidate(p)) items.set(p, { label: basename(p), description: vscode.workspace.asRelativePath(p), path: p });
+  }
+  if (items.size === 0) {
+    void vscode.window.showInformationMessage('No rollouts file (*.jsonl) found in the workspace.');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick([...items.values()], {
+    title: 'Write Run Summary', placeHolder: 'The rollouts file to summarize', matchOnDescription: true, matchOnDetail: true,
+  });
+  return pick?.path;
+}
+
+function missingCount(run: Run | undefined, result: WriteResult): number {
+  const doc = result.document as { missing_paths?: unknown } | undefined;
+  if (doc && Array.isArray(doc.missing_paths)) return doc.missing_paths.length;
+  let n = 0;
+  for (const t of run?.tasks ?? []) for (const a of t.attempts) n += a.missing.length;
+  return n;
+}
+
+/** Re-reads the folder of a written summary and returns its run (the written one replaces a virtual one). */
+async function reloadRunOf(ctx: CommandContext, rollouts: string, summaryPath: string): Promise<Run | undefined> {
+  const store = ctx.store;
+  await store.ensureLoaded();
+  const old = store.runForFile(rollouts) ?? store.runForFile(summaryPath);
+  if (old) await store.refreshRun(old.id);
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(summaryPath));
+  if (folder) await store.reloadFolder(folder.uri.fsPath);
+  await store.whenIdle();
+  return store.runForFile(summaryPath) ?? store.runForFile(rollouts);
+}
+
+export async function writeRunSummaryCommand(ctx: CommandContext, arg?: unknown): Promise<WriteResult | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    const pick = await vscode.window.showWarningMessage('Writing a run summary needs a trusted workspace.', 'Manage Workspace Trust');
+    if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
+    return undefined;
+  }
+  const rollouts = rolloutsOfArg(ctx, arg) ?? (arg === undefined || arg === null ? await pickRollouts(ctx) : undefined);
+  if (!rollouts) return undefined;
+  const target = runSummaryPathFor(rollouts);
+  log().info(`writing ${target}`);
+  const started = Date.now();
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Writing ${basename(target)}`, cancellable: true },
+    async (progress, token) => {
+      const ac = new AbortController();
+      const sub = token.onCancellationRequested(() => ac.abort(new Error('cancelled')));
+      let last = 0;
+      try {
+        return await writeRunSummary(ctx.fs, rollouts, {
+          signal: ac.signal,
+          onProgress: (read, total) => {
+            if (total <= 0) return;
+            const pct = Math.min(100, Math.floor((read / total) * 100));
+            if (pct > last) { progress.report({ increment: pct - last, message: `${pct}% of ${basename(rollouts)}` }); last = pct; }
+          },
+        });
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  for (const p of result.problems) log()[p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warn' : 'info'](`${p.file}${p.line ? `:${p.line}` : ''}: ${p.code}: ${p.message}`);
+  if (result.error) {
+    if (result.error === 'cancelled') {
+      log().info(`cancelled: ${target}`);
+      void vscode.window.showInformationMessage(`Writing ${basename(target)} was cancelled; the previous file (if any) is unchanged.`);
+    } else {
+      await showError(`Could not write the run summary: ${result.error}`);
+    }
+    return result;
+  }
+  log().info(`wrote ${result.path} in ${Date.now() - started} ms`);
+  const run = await reloadRunOf(ctx, rollouts, result.path);
+  if (run) {
+    try {
+      await ctx.view.reveal(ctx.provider.nodeForRun(run), { select: true, focus: false, expand: true });
+    } catch (e) {
+      log().warn(`could not reveal ${run.id}: ${String(e)}`);
+    }
+  }
+  const c = run ? countRun(run) : undefined;
+  const nTasks = run?.tasks.length ?? 0;
+  const missing = missingCount(run, result);
+  const msg = `Wrote ${basename(result.path)}: ${nTasks} task${nTasks === 1 ? '' : 's'}, ${c?.total ?? 0} attempt${c?.total === 1 ? '' : 's'}, ${missing} missing path${missing === 1 ? '' : 's'}.`;
+  void vscode.window.showInformationMessage(msg, 'Open Summary').then((pick) => {
+    if (pick) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(result.path));
+  });
+  log().info(msg);
+  return result;
+}

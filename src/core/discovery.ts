@@ -1,0 +1,209 @@
+// Finds every run of every kind below a folder: NeMo Gym run summaries and rollouts files without one, Harbor job
+// folders, viewer data datasets and training runs. One readDir per folder visited (entry types come with it), a stat
+// only to confirm a viewer project; never descends into what cannot hold a run (node_modules, .git, a job's trials,
+// NeMo verifier folders, a dataset's traces). Include / exclude globs match paths relative to the root.
+import * as path from 'node:path';
+import type { EntryType, FsPort } from './fs/port';
+import type { SourceKind } from './model';
+import { excludesFolder, matchesAny } from './glob';
+import { isHarborJobDir } from './readers/harborJob';
+
+export type RunVariant = 'summary' | 'rollouts' | 'job' | 'dataset' | 'training';
+
+export interface RunCandidate {
+  kind: SourceKind;
+  /** The file or folder that makes it a run: the summary or rollouts file, the job dir, summary.json, run.json. */
+  anchor: string;
+  /** The folder the run lives in. */
+  root: string;
+  variant: RunVariant;
+}
+
+export interface DiscoverOptions {
+  include?: string[];
+  exclude?: string[];
+  /** Folder levels below the root to look into (default 10). */
+  maxDepth?: number;
+  /** Stop after visiting this many folders (default 50,000). */
+  maxDirs?: number;
+  /** Folders read at once (default 8). */
+  concurrency?: number;
+}
+
+const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', '.mypy_cache', '.pytest_cache', '.tox']);
+const SUMMARY_SUFFIX = '_run_summary.json';
+const SIDECAR_SUFFIXES = ['_failures', '_materialized_inputs', '_prepare', '_attempts', '_multistage_state', '_items', '_task'];
+const TRIAL_PARTS = new Set(['agent', 'verifier', 'artifacts', 'steps', 'user-agent']);
+
+const kindOf: Record<RunVariant, SourceKind> = {
+  summary: 'nemo-gym', rollouts: 'nemo-gym', job: 'harbor-job', dataset: 'viewer-data', training: 'viewer-data',
+};
+
+function candidate(variant: RunVariant, anchor: string, root: string): RunCandidate {
+  return { kind: kindOf[variant], anchor, root, variant };
+}
+
+/** The stem of a rollouts file (`rollouts` for `rollouts.jsonl`) when it is not itself a sidecar. */
+function rolloutsStem(name: string): string | undefined {
+  if (!name.endsWith('.jsonl')) return undefined;
+  const stem = name.slice(0, -'.jsonl'.length);
+  if (!stem || stem === 'rollout_verdicts' || SIDECAR_SUFFIXES.some((s) => stem.endsWith(s))) return undefined;
+  return stem;
+}
+
+/** The rollouts files a quality_summary.json records as the ones it was computed from (run.rollouts). */
+async function qualitySummaryRollouts(fs: FsPort, dir: string): Promise<string[]> {
+  try {
+    const v = JSON.parse(new TextDecoder('utf-8').decode(await fs.readFile(`${dir}/quality_summary.json`))) as unknown;
+    const list = (v as { run?: { rollouts?: unknown } } | null)?.run?.rollouts;
+    if (!Array.isArray(list)) return [];
+    return list.filter((x): x is string => typeof x === 'string').map((r) => path.posix.resolve(dir, r));
+  } catch {
+    return [];
+  }
+}
+
+interface Found {
+  runs: RunCandidate[];
+  /** Subfolder names not to descend into. */
+  skip: Set<string>;
+  /** Do not descend at all (the folder is a run). */
+  stop: boolean;
+}
+
+async function inspectFolder(fs: FsPort, dir: string, entries: [string, EntryType][], projectOk: (p: string) => Promise<boolean>): Promise<Found> {
+  const files = new Set<string>();
+  const dirs = new Set<string>();
+  for (const [name, type] of entries) (type === 'dir' ? dirs : files).add(name);
+  const runs: RunCandidate[] = [];
+  const skip = new Set<string>();
+  const parent = path.posix.dirname(dir);
+  const grand = path.posix.dirname(parent);
+  const parentName = path.posix.basename(parent);
+  const projectsName = path.posix.basename(path.posix.dirname(grand));
+
+  // Viewer data: projects/<p>/datasets/<d>/summary.json and projects/<p>/runs/<r>/run.json.
+  if (projectsName === 'projects' && (parentName === 'datasets' || parentName === 'runs')) {
+    const isDataset = parentName === 'datasets' && files.has('summary.json');
+    const isTraining = parentName === 'runs' && files.has('run.json');
+    if ((isDataset || isTraining) && (await projectOk(grand))) {
+      runs.push(isDataset ? candidate('dataset', `${dir}/summary.json`, dir) : candidate('training', `${dir}/run.json`, dir));
+      return { runs, skip, stop: true };
+    }
+  }
+
+  // Harbor: a job folder holds its trials; nothing below it is another run.
+  if ((files.has('config.json') || files.has('result.json')) && (await isHarborJobDir(fs, dir))) {
+    return { runs: [candidate('job', dir, dir)], skip, stop: true };
+  }
+  if ((files.has('result.json') || files.has('config.json')) && (dirs.has('agent') || dirs.has('verifier'))) {
+    for (const d of TRIAL_PARTS) skip.add(d); // a trial folder: its logs hold no runs
+  }
+
+  // NeMo Gym: summaries, and rollouts files that have none yet.
+  const named = new Set<string>();
+  for (const f of files) {
+    if (f.endsWith(SUMMARY_SUFFIX) && f.length > SUMMARY_SUFFIX.length) {
+      runs.push(candidate('summary', `${dir}/${f}`, dir));
+      named.add(`${dir}/${f.slice(0, -SUMMARY_SUFFIX.length)}.jsonl`);
+    }
+  }
+  const rollouts = new Set<string>();
+  for (const f of files) {
+    const stem = rolloutsStem(f);
+    if (stem && (files.has(`${stem}_materialized_inputs.jsonl`) || files.has(`${stem}_failures.jsonl`))) rollouts.add(`${dir}/${f}`);
+  }
+  if (files.has('quality_summary.json')) {
+    for (const r of await qualitySummaryRollouts(fs, dir)) {
+      const rdir = path.posix.dirname(r);
+      const name = path.posix.basename(r);
+      if (!rolloutsStem(name)) continue;
+      const here = rdir === dir ? files.has(name) : (await fs.stat(r))?.type === 'file';
+      const hasSummary = rdir === dir ? files.has(`${name.slice(0, -6)}${SUMMARY_SUFFIX}`) : (await fs.stat(`${r.slice(0, -6)}${SUMMARY_SUFFIX}`)) !== undefined;
+      if (here && !hasSummary) rollouts.add(r);
+    }
+  }
+  for (const r of rollouts) if (!named.has(r)) runs.push(candidate('rollouts', r, path.posix.dirname(r)));
+  if (runs.length) skip.add('verifier'); // the NeMo Gym artifacts_dir: one folder per verification
+  return { runs, skip, stop: false };
+}
+
+/** A candidate for a file given directly as the root. */
+async function fileCandidate(fs: FsPort, file: string): Promise<RunCandidate[]> {
+  const dir = path.posix.dirname(file);
+  const name = path.posix.basename(file);
+  if (name.endsWith(SUMMARY_SUFFIX)) return [candidate('summary', file, dir)];
+  if (name === 'summary.json') return [candidate('dataset', file, dir)];
+  if (name === 'run.json') return [candidate('training', file, dir)];
+  if (name.endsWith('.jsonl') && rolloutsStem(name)) {
+    const summary = `${file.slice(0, -6)}${SUMMARY_SUFFIX}`;
+    return (await fs.stat(summary)) ? [candidate('summary', summary, dir)] : [candidate('rollouts', file, dir)];
+  }
+  if (name === 'result.json' || name === 'config.json') {
+    if (await isHarborJobDir(fs, dir)) return [candidate('job', dir, dir)];
+  }
+  return [];
+}
+
+function rel(root: string, p: string): string {
+  const r = path.posix.relative(root, p);
+  return r === '' ? '.' : r;
+}
+
+/** Every run candidate below root (or root itself), sorted by anchor. */
+export async function discoverRuns(fs: FsPort, root: string, opts: DiscoverOptions = {}): Promise<RunCandidate[]> {
+  const maxDepth = opts.maxDepth ?? 10;
+  const maxDirs = opts.maxDirs ?? 50_000;
+  const concurrency = Math.max(1, opts.concurrency ?? 8);
+  const exclude = opts.exclude ?? [];
+  const st = await fs.stat(root);
+  if (!st) return [];
+  let found: RunCandidate[] = [];
+  const base = st.type === 'file' ? path.posix.dirname(root) : root;
+  if (st.type === 'file') {
+    found = await fileCandidate(fs, root);
+  } else {
+    const projects = new Map<string, Promise<boolean>>();
+    const projectOk = (p: string) => {
+      let hit = projects.get(p);
+      if (!hit) {
+        hit = fs.stat(`${p}/project.json`).then((s) => s?.type === 'file');
+        projects.set(p, hit);
+      }
+      return hit;
+    };
+    const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
+    let visited = 0;
+    const worker = async () => {
+      for (;;) {
+        const next = queue.shift();
+        if (!next || visited >= maxDirs) return;
+        visited++;
+        const entries = await fs.readDir(next.dir);
+        const f = await inspectFolder(fs, next.dir, entries, projectOk);
+        found.push(...f.runs);
+        if (f.stop || next.depth >= maxDepth) continue;
+        for (const [name, type] of entries) {
+          if (type !== 'dir' || SKIP_DIRS.has(name) || f.skip.has(name) || name.startsWith('resources-session-')) continue;
+          const child = next.dir === '/' ? `/${name}` : `${next.dir}/${name}`;
+          const r = rel(base, child);
+          if (exclude.some((g) => excludesFolder(g, r))) continue;
+          queue.push({ dir: child, depth: next.depth + 1 });
+        }
+      }
+    };
+    // Workers stop when the queue is momentarily empty; rerun until nothing is left.
+    while (queue.length && visited < maxDirs) await Promise.all(Array.from({ length: concurrency }, worker));
+  }
+  const seen = new Set<string>();
+  found = found.filter((c) => {
+    const key = `${c.variant}:${c.anchor}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    const ra = rel(base, c.anchor);
+    const rr = rel(base, c.root);
+    if (opts.include?.length && !matchesAny(opts.include, ra) && !matchesAny(opts.include, rr)) return false;
+    return !matchesAny(exclude, ra) && !matchesAny(exclude, rr);
+  });
+  return found.sort((a, b) => (a.anchor < b.anchor ? -1 : a.anchor > b.anchor ? 1 : 0));
+}

@@ -1,0 +1,138 @@
+// The evidence of a Harbor trial (or of one step of a multi-step trial): what is on disk, and what should be and
+// is not. Folders are listed once each (readDir) rather than stat'ed file by file.
+import type { EntryType, FsPort } from '../../fs/port';
+import type { Evidence, EvidenceKind, Problem } from '../../model';
+import { ctrfFailedTests } from '../ctrf';
+import { issueProblems, readJsonDocument } from '../jsonFile';
+import { ArtifactManifestSchema } from '../../schemas/harbor';
+import { joinPath } from './paths';
+
+/** Collects evidence, the paths that are missing, and the problems found on the way. */
+export class EvidenceList {
+  readonly evidence: Evidence[] = [];
+  readonly missing: string[] = [];
+  readonly problems: Problem[] = [];
+
+  constructor(private readonly who: string) {}
+
+  present(kind: EvidenceKind, label: string, path: string, isDir = false, extra: Partial<Evidence> = {}): Evidence {
+    const e: Evidence = { kind, label, path, isDir, present: true, ...extra };
+    this.evidence.push(e);
+    return e;
+  }
+
+  /** Evidence that should be there and is not: listed, added to `missing` and reported as a 'missing-path' problem. */
+  absent(kind: EvidenceKind, label: string, path: string, namedBy: string, isDir = false): Evidence {
+    const e: Evidence = { kind, label, path, isDir, present: false, namedBy };
+    this.evidence.push(e);
+    this.missing.push(path);
+    this.problems.push({
+      file: path, severity: 'warning', code: 'missing-path',
+      message: `${this.who}: ${label} is missing (${namedBy})`,
+    });
+    return e;
+  }
+
+  /** Takes over another list's missing paths and problems (a step's), keeping its evidence as children. */
+  absorb(other: EvidenceList): void {
+    this.missing.push(...other.missing);
+    this.problems.push(...other.problems);
+  }
+}
+
+export type Listing = Map<string, EntryType>;
+
+export async function listDir(fs: FsPort, dir: string): Promise<Listing> {
+  try {
+    return new Map(await fs.readDir(dir));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Agents that write no ATIF trajectory (SUPPORTS_ATIF=False, harbor-format §3). */
+export const NON_ATIF_AGENTS: ReadonlySet<string> = new Set([
+  'oracle', 'nop', 'aider', 'deerflow', 'fx', 'kimi-code', 'langgraph', 'mcode', 'pi', 'dspy-rlm',
+]);
+
+export function writesTrajectory(agentName: string | null | undefined): boolean {
+  if (!agentName) return false;
+  return !NON_ATIF_AGENTS.has(agentName.toLowerCase().replace(/_/g, '-'));
+}
+
+const CONT_RE = /^trajectory\.cont-(\d+)\.json$/;
+
+/** agent/: the folder, trajectory.json and its trajectory.cont-N.json continuations (in N order). */
+export async function agentEvidence(
+  fs: FsPort, list: EvidenceList, agentDir: string, expectTrajectory: string | null,
+): Promise<void> {
+  const entries = await listDir(fs, agentDir);
+  if (entries.size === 0 && !expectTrajectory) return;
+  if (entries.size > 0) list.present('agent-logs', 'agent/', agentDir, true);
+  const traj = joinPath(agentDir, 'trajectory.json');
+  if (entries.get('trajectory.json') === 'file') list.present('trajectory', 'trajectory.json', traj);
+  else if (expectTrajectory) list.absent('trajectory', 'trajectory.json', traj, expectTrajectory);
+  const conts = [...entries.keys()]
+    .map((n) => ({ n, m: CONT_RE.exec(n) }))
+    .filter((x): x is { n: string; m: RegExpExecArray } => !!x.m && entries.get(x.n) === 'file')
+    .sort((a, b) => Number(a.m[1]) - Number(b.m[1]));
+  for (const { n } of conts) list.present('trajectory', n, joinPath(agentDir, n));
+}
+
+/**
+ * verifier/: the folder, test-stdout.txt (and legacy test-stderr.txt), reward.json / reward.txt, ctrf.json with its
+ * failed tests, reward-details.json. `expectReward` names why a reward file should exist (the verifier ran).
+ */
+export async function verifierEvidence(
+  fs: FsPort, list: EvidenceList, verifierDir: string, expectReward: { why: string; file: string } | null,
+): Promise<void> {
+  const entries = await listDir(fs, verifierDir);
+  if (entries.size === 0 && !expectReward) return;
+  if (entries.size > 0) list.present('verifier-logs', 'verifier/', verifierDir, true);
+  const file = (name: string) => entries.get(name) === 'file';
+  for (const name of ['test-stdout.txt', 'test-stderr.txt']) {
+    if (file(name)) list.present('test-stdout', name, joinPath(verifierDir, name));
+  }
+  let reward = false;
+  for (const name of ['reward.json', 'reward.txt']) {
+    if (file(name)) { list.present('reward-file', name, joinPath(verifierDir, name)); reward = true; }
+  }
+  if (!reward && expectReward) {
+    list.absent('reward-file', expectReward.file, joinPath(verifierDir, expectReward.file), expectReward.why);
+  }
+  if (file('ctrf.json')) {
+    const path = joinPath(verifierDir, 'ctrf.json');
+    const doc = await readJsonDocument(fs, path, 'ctrf report', 'warning');
+    list.problems.push(...doc.problems);
+    list.present('ctrf', 'ctrf.json', path, false, doc.ok ? { failedTests: ctrfFailedTests(doc.value) } : {});
+  }
+  if (file('reward-details.json')) {
+    list.present('verifier-logs', 'reward-details.json', joinPath(verifierDir, 'reward-details.json'));
+  }
+}
+
+/** artifacts/: the folder and its manifest.json (entries that failed to collect are reported, not fatal). */
+export async function artifactsEvidence(fs: FsPort, list: EvidenceList, artifactsDir: string): Promise<void> {
+  const entries = await listDir(fs, artifactsDir);
+  if (entries.size === 0) return;
+  list.present('artifacts', 'artifacts/', artifactsDir, true);
+  if (entries.get('manifest.json') !== 'file') return;
+  const path = joinPath(artifactsDir, 'manifest.json');
+  list.present('artifacts', 'manifest.json', path);
+  const doc = await readJsonDocument(fs, path, 'artifact manifest', 'warning');
+  list.problems.push(...doc.problems);
+  if (!doc.ok) return;
+  const parsed = ArtifactManifestSchema.safeParse(doc.value);
+  if (!parsed.success) {
+    list.problems.push(...issueProblems(doc, parsed.error.issues, 'artifacts/manifest.json', 5));
+    return;
+  }
+  for (const entry of parsed.data) {
+    if (entry.status === 'failed') {
+      list.problems.push({
+        file: path, severity: 'info', code: 'artifact-failed',
+        message: `artifact ${entry.source}${entry.service ? ` (service ${entry.service})` : ''} could not be collected`,
+      });
+    }
+  }
+}

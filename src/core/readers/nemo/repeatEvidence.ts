@@ -1,0 +1,100 @@
+// The evidence of one repeat of a run summary: its verifier log folder and the files in it, each resolved against
+// the summary's folder and checked on disk now (a file deleted since the summary was written is flagged), the
+// ctrf.json of the verifier folder when there is one, and the paths the summary itself lists as missing.
+import * as path from 'node:path';
+import type { FsPort } from '../../fs/port';
+import type { Evidence, EvidenceKind, Problem } from '../../model';
+import { readCtrfFailedTests } from '../ctrf';
+import { problemAt, type JsonDocument } from '../jsonFile';
+import { str, type JsonPath } from './summaryShape';
+
+/** An absolute POSIX path for a summary path (relative to the summary's folder, or already absolute). */
+export function resolveRel(root: string, rel: string): string {
+  return path.posix.resolve(root, rel.replace(/\\/g, '/'));
+}
+
+/** A path relative to base for display ("verifier/x"), or the absolute path when it is outside base. */
+export function relTo(base: string, abs: string): string {
+  const r = path.posix.relative(base, abs);
+  return r === '' ? '.' : r.startsWith('../') || r === '..' ? abs : r;
+}
+
+const FIELDS: { key: string; kind: EvidenceKind; isDir: boolean }[] = [
+  { key: 'verifier_logs', kind: 'verifier-logs', isDir: true },
+  { key: 'test_stdout', kind: 'test-stdout', isDir: false },
+  { key: 'reward_file', kind: 'reward-file', isDir: false },
+  { key: 'trajectory', kind: 'trajectory', isDir: false },
+  { key: 'artifacts', kind: 'artifacts', isDir: true },
+];
+
+/** What kind of evidence a path the summary lists as missing is, from its name. */
+export function kindOfName(p: string): { kind: EvidenceKind; isDir: boolean } {
+  const name = p.split('/').pop() ?? p;
+  if (name === 'test-stdout.txt') return { kind: 'test-stdout', isDir: false };
+  if (/^reward\.(txt|json)$/.test(name)) return { kind: 'reward-file', isDir: false };
+  if (name === 'trajectory.json') return { kind: 'trajectory', isDir: false };
+  if (name === 'ctrf.json') return { kind: 'ctrf', isDir: false };
+  if (name === 'artifacts') return { kind: 'artifacts', isDir: true };
+  return { kind: 'verifier-logs', isDir: true };
+}
+
+export interface RepeatEvidence {
+  evidence: Evidence[];
+  missing: string[];
+  problems: Problem[];
+  dir?: string;
+}
+
+export async function repeatEvidence(
+  fs: FsPort,
+  doc: JsonDocument,
+  root: string,
+  raw: Record<string, unknown>,
+  jsonPath: JsonPath,
+  who: string,
+): Promise<RepeatEvidence> {
+  const evidence: Evidence[] = [];
+  const missing: string[] = [];
+  const problems: Problem[] = [];
+  let dir: string | undefined;
+  for (const f of FIELDS) {
+    const rel = str(raw[f.key]);
+    if (!rel) continue;
+    const abs = resolveRel(root, rel);
+    const st = await fs.stat(abs);
+    const present = st !== undefined;
+    const ev: Evidence = { kind: f.kind, label: abs.split('/').pop() || rel, path: abs, isDir: st ? st.type === 'dir' : f.isDir, present };
+    if (f.key === 'verifier_logs') {
+      dir = abs;
+      ev.label = 'verifier logs';
+    }
+    if (!present) {
+      ev.namedBy = 'the run summary names it';
+      missing.push(abs);
+      problems.push(problemAt(doc, [...jsonPath, f.key], 'warning', 'missing-evidence',
+        `${rel} (${f.key} of ${who}) is named by the run summary but is no longer on disk`));
+    }
+    evidence.push(ev);
+    if (f.key === 'verifier_logs' && present && ev.isDir) {
+      const ctrfPath = `${abs}/ctrf.json`;
+      if ((await fs.stat(ctrfPath))?.type === 'file') {
+        const failedTests = await readCtrfFailedTests(fs, ctrfPath);
+        evidence.push({ kind: 'ctrf', label: 'ctrf.json', path: ctrfPath, isDir: false, present: true, ...(failedTests ? { failedTests } : {}) });
+      }
+    }
+  }
+  const listed = Array.isArray(raw.missing) ? raw.missing : [];
+  for (const m of listed) {
+    const rel = str(m);
+    if (!rel) continue;
+    const abs = resolveRel(root, rel);
+    if (missing.includes(abs)) continue;
+    const { kind, isDir } = kindOfName(abs);
+    const present = (await fs.stat(abs)) !== undefined;
+    if (!present) missing.push(abs);
+    if (kind === 'verifier-logs' && !dir) dir = abs;
+    evidence.push({ kind, label: kind === 'verifier-logs' ? 'verifier logs' : abs.split('/').pop() || rel, path: abs, isDir, present,
+      namedBy: `the result row of ${who} names it` });
+  }
+  return { evidence, missing, problems, dir };
+}

@@ -1,0 +1,228 @@
+// Reads a NeMo Gym `<rollouts stem>_run_summary.json` into the model (nemo-gym-format.md §1): identity, run files
+// (checked on disk now), stale files, tasks → attempts with their evidence, and every problem placed at its JSON
+// path. A rollouts file with no summary yet is read through the summary built in memory (readNemoRollouts).
+import * as path from 'node:path';
+import type { FsPort } from '../fs/port';
+import type { Attempt, FailureDetail, NamedReason, Problem, Run, RunFile, Task } from '../model';
+import { classifyNemoRepeat } from '../outcome';
+import { buildRunSummary, runSummaryPathFor } from '../summary';
+import { issueProblems, parseJsonDocument, problemAt, readJsonDocument, type JsonDocument } from './jsonFile';
+import { repeatEvidence, resolveRel } from './nemo/repeatEvidence';
+import {
+  SummaryReadSchema, bool, fileLabel, isObj, normFiles, normNamed, normStale, normTasks, num, str,
+  type NormRepeat, type NormTask,
+} from './nemo/summaryShape';
+import { readVerdicts, verdictKey, type Health } from './nemo/verdicts';
+
+const SUFFIX = '_run_summary.json';
+
+/** `<dir>/<stem>.jsonl` for `<dir>/<stem>_run_summary.json`. */
+export function rolloutsPathForSummary(summaryPath: string): string {
+  const base = summaryPath.endsWith(SUFFIX) ? summaryPath.slice(0, -SUFFIX.length) : summaryPath.replace(/\.json$/, '');
+  return `${base}.jsonl`;
+}
+
+export async function readRunSummary(fs: FsPort, summaryPath: string): Promise<Run> {
+  const doc = await readJsonDocument(fs, summaryPath, 'run summary');
+  return runFromSummaryDocument(fs, doc, { summaryPath, anchor: summaryPath, virtual: false });
+}
+
+/** A rollouts file that has no summary yet: the summary is built in memory and read like a written one. */
+export async function readNemoRollouts(fs: FsPort, rolloutsPath: string): Promise<Run> {
+  const summaryPath = runSummaryPathFor(rolloutsPath);
+  const built = await buildRunSummary(fs, rolloutsPath, {});
+  const text = JSON.stringify(built.document, null, 2);
+  const doc: JsonDocument = { ...parseJsonDocument(rolloutsPath, text, 'run summary'), path: rolloutsPath };
+  return runFromSummaryDocument(fs, doc, {
+    summaryPath, anchor: rolloutsPath, virtual: true, rolloutsPath, extraProblems: built.problems as Problem[],
+  });
+}
+
+interface SummaryContext {
+  summaryPath: string;
+  anchor: string;
+  virtual: boolean;
+  rolloutsPath?: string;
+  extraProblems?: Problem[];
+}
+
+function emptyRun(ctx: SummaryContext, root: string, problems: Problem[]): Run {
+  const rolloutsPath = ctx.rolloutsPath ?? rolloutsPathForSummary(ctx.summaryPath);
+  return {
+    id: `nemo-gym:${ctx.anchor}`, kind: 'nemo-gym', root, anchor: ctx.anchor,
+    label: path.posix.basename(ctx.summaryPath), identity: {}, state: 'complete', files: [], problems,
+    unvalidated: [], skipped: [], tasks: [], summaryPath: ctx.summaryPath, rolloutsPath,
+    ...(ctx.virtual ? { summaryIsVirtual: true } : {}),
+  };
+}
+
+/** Builds the run from a parsed (or unparsable) summary document. Never throws for bad content. */
+export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx: SummaryContext): Promise<Run> {
+  const root = path.posix.dirname(ctx.summaryPath);
+  const extra = ctx.extraProblems ?? [];
+  const problems: Problem[] = [...doc.problems];
+  if (!doc.ok) return emptyRun(ctx, root, [...extra, ...problems]);
+  const s = doc.value;
+  if (!isObj(s)) {
+    problems.push(problemAt(doc, [], 'error', 'schema', 'the run summary is not a JSON object'));
+    return emptyRun(ctx, root, [...extra, ...problems]);
+  }
+  const parsed = SummaryReadSchema.safeParse(s);
+  if (!parsed.success) problems.push(...issueProblems(doc, parsed.error.issues, 'run summary'));
+
+  const dataset = isObj(s.dataset) ? s.dataset : {};
+  const dsName = str(dataset.name);
+  const dsVersion = str(dataset.version);
+  const identity: Record<string, string | null> = {
+    target: str(s.target),
+    taskset: str(s.taskset),
+    agent: str(s.agent),
+    dataset: dsName ? (dsVersion ? `${dsName}@${dsVersion}` : dsName) : null,
+    dataset_source: str(dataset.source),
+    task_source: str(s.task_source),
+    result_task_source: str(s.result_task_source),
+  };
+  if (s.schema_version !== undefined) identity.schema_version = String(s.schema_version);
+  const stem = path.posix.basename(ctx.summaryPath).replace(/_run_summary\.json$/, '');
+  const label = [identity.taskset ?? dsName ?? identity.target ?? stem, identity.agent].filter(Boolean).join(' · ');
+
+  // Run files, checked on disk now; stale files replace the null entry of their key.
+  const files: RunFile[] = [];
+  const stale = normStale(s.stale_files);
+  const staleKeys = new Set(stale.map((x) => x.key));
+  for (const { key, rel } of normFiles(s.files)) {
+    if (rel === null && staleKeys.has(key)) continue;
+    if (rel === null) { files.push({ key, label: fileLabel(key), path: null, present: false }); continue; }
+    const abs = resolveRel(root, rel);
+    const st = await fs.stat(abs);
+    files.push({ key, label: fileLabel(key), path: abs, present: st !== undefined, ...(st?.type === 'dir' ? { isDir: true } : {}) });
+    if (!st) {
+      problems.push(problemAt(doc, ['files', key], 'warning', 'missing-file',
+        `${rel} (${fileLabel(key).toLowerCase()}) is listed by the run summary but is no longer on disk`));
+    }
+  }
+  for (const x of stale) {
+    const abs = resolveRel(root, x.rel);
+    const present = (await fs.stat(abs)) !== undefined;
+    files.push({ key: x.key, label: `${fileLabel(x.key)} (stale)`, path: abs, present, stale: true });
+    problems.push(problemAt(doc, x.jsonPath, 'warning', 'stale-file',
+      `${x.rel} was left by an earlier run under this run's name: its rows are not this run's`));
+  }
+
+  const rolloutsFile = files.find((f) => f.key === 'rollouts' && f.path);
+  const rolloutsPath = ctx.rolloutsPath ?? rolloutsFile?.path ?? rolloutsPathForSummary(ctx.summaryPath);
+
+  // Health verdicts, when the summary links them and they are still there.
+  let health = new Map<string, Health>();
+  const verdictsFile = files.find((f) => f.key === 'rollout_verdicts' && f.present && !f.stale && f.path);
+  if (verdictsFile?.path) {
+    const v = await readVerdicts(fs, verdictsFile.path);
+    health = v.byKey;
+    problems.push(...v.problems);
+  }
+
+  const tasks: Task[] = [];
+  const whoByMissing = new Map<string, string>();
+  for (const t of normTasks(s.tasks)) {
+    tasks.push(await readTask(fs, doc, root, t, health, problems, whoByMissing));
+  }
+
+  const missingPaths = Array.isArray(s.missing_paths) ? s.missing_paths : [];
+  missingPaths.forEach((m, i) => {
+    const rel = str(m);
+    if (!rel) return;
+    const who = whoByMissing.get(resolveRel(root, rel));
+    problems.push(problemAt(doc, ['missing_paths', i], 'error', 'missing-path',
+      `${rel} is named by ${who ? `the result row of ${who}` : 'a result row'} but is not on disk`));
+  });
+
+  const ts = identity.task_source;
+  const rts = identity.result_task_source;
+  if (ts && rts && ts !== rts) {
+    problems.push(problemAt(doc, ['result_task_source'], 'warning', 'task-source-mismatch',
+      `the result rows carry task_source "${rts}" but the run was materialized with "${ts}": another run may have written the results file`));
+  }
+
+  const unvalidated: NamedReason[] = normNamed(s.unvalidated);
+  const skipped: NamedReason[] = normNamed(s.skipped);
+
+  if (ctx.virtual) {
+    // A virtual summary has no file of its own: its problems keep the file they name but no position in it.
+    for (const p of problems) if (p.file === doc.path) { delete p.jsonPath; delete p.line; delete p.column; }
+  }
+  problems.unshift(...extra);
+  const running = problems.some((p) => p.code === 'incomplete-tail');
+  return {
+    id: `nemo-gym:${ctx.anchor}`, kind: 'nemo-gym', root, anchor: ctx.anchor, label: label || stem, identity,
+    state: running ? 'running' : 'complete', files, problems, unvalidated, skipped, tasks,
+    summaryPath: ctx.summaryPath, rolloutsPath, ...(ctx.virtual ? { summaryIsVirtual: true } : {}),
+  };
+}
+
+async function readTask(
+  fs: FsPort, doc: JsonDocument, root: string, t: NormTask, health: Map<string, Health>, problems: Problem[],
+  whoByMissing: Map<string, string>,
+): Promise<Task> {
+  const attempts: Attempt[] = [];
+  for (const r of t.repeats) attempts.push(await readRepeat(fs, doc, root, t, r, health, problems, whoByMissing));
+  const details: Record<string, string | number | boolean | null> = {};
+  const digest = attempts.find((a) => a.details?.digest)?.details?.digest;
+  if (typeof digest === 'string') details.digest = digest;
+  return { id: t.taskId, ...(t.index !== undefined ? { index: t.index } : {}), label: t.taskId, attempts, details };
+}
+
+async function readRepeat(
+  fs: FsPort, doc: JsonDocument, root: string, t: NormTask, r: NormRepeat, health: Map<string, Health>,
+  problems: Problem[], whoByMissing: Map<string, string>,
+): Promise<Attempt> {
+  const raw = r.raw;
+  const who = `${t.taskId} #${r.repeat + 1}`;
+  const ev = await repeatEvidence(fs, doc, root, raw, r.jsonPath, who);
+  problems.push(...ev.problems);
+  for (const m of ev.missing) whoByMissing.set(m, who);
+  for (const m of Array.isArray(raw.missing) ? raw.missing : []) {
+    if (typeof m === 'string') whoByMissing.set(resolveRel(root, m), who);
+  }
+  const failure: FailureDetail = {};
+  const fk = str(raw.failure_kind); if (fk) failure.kind = fk;
+  const fr = str(raw.failure_reason); if (fr) failure.reason = fr;
+  const fc = str(raw.failure_class); if (fc) failure.class = fc;
+  const fs_ = str(raw.failure_stage); if (fs_) failure.stage = fs_;
+  const ft = bool(raw.failure_terminal); if (ft !== null) failure.terminal = ft;
+  const details: Record<string, string | number | boolean | null> = {};
+  const mode = str(raw.verifier_mode); if (mode) details.verifier_mode = mode;
+  const mask = bool(raw.mask_sample); if (mask !== null) details.mask_sample = mask;
+  const input = isObj(raw.input) ? raw.input : undefined;
+  if (input && isObj(input.digests)) {
+    const d = str(input.digests._ng_digest) ?? Object.values(input.digests).map(str).find(Boolean) ?? null;
+    if (d) details.digest = d;
+  }
+  const meta = input ? (Array.isArray(input.metadata) ? input.metadata : isObj(input.metadata) ? [input.metadata] : []) : [];
+  if (meta.length > 1) details.turns = meta.length;
+  const first = isObj(meta[0]) ? meta[0] : undefined;
+  if (first) for (const [k, v] of Object.entries(first)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') details[k] = v;
+  const sourceOutcome = str(raw.outcome) ?? '';
+  const outcome = classifyNemoRepeat({
+    sourceOutcome, reward: num(raw.reward), failureKind: fk, failureClass: fc, failureStage: fs_,
+    agentTimedOut: bool(raw.agent_timed_out),
+  });
+  // A masked, failed or missing repeat was never measured: its reward is null, never the 0.0 a masked row carries.
+  const reward = outcome === 'infra-error' || outcome === 'missing' ? null : num(raw.reward);
+  if (reward === null && num(raw.reward) !== null) details.row_reward = num(raw.reward);
+  const h = t.index !== undefined ? health.get(verdictKey(t.index, r.repeat)) : undefined;
+  return {
+    id: `${t.taskId}#${r.repeat}`,
+    index: r.repeat,
+    label: `#${r.repeat + 1}`,
+    outcome,
+    reward,
+    ...(sourceOutcome ? { sourceOutcome } : {}),
+    ...(Object.keys(failure).length ? { failure } : {}),
+    ...(ev.dir ? { dir: ev.dir } : {}),
+    evidence: ev.evidence,
+    missing: ev.missing,
+    ...(h ? { health: h } : {}),
+    ...(Object.keys(details).length ? { details } : {}),
+  };
+}
+

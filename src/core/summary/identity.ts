@@ -1,0 +1,98 @@
+// Rule 2: where the run's identity comes from when no flag gives it. First the previous summary next to the rollouts
+// (regenerating must not lose its target / agent / dataset source, name, version, skipped, unvalidated), then the
+// generated run_config.yaml (taskset, agent, dataset folder and digests, artifacts_dir, rows path), then the dataset
+// folder's manifest.toml `[dataset]` (source, name, version) when reachable.
+import type { FsPort } from '../fs/port';
+import type { Problem } from '../model';
+import { joinPath } from './paths';
+import { parseSimpleYaml, runConfigIdentity, type RunConfigIdentity } from './runConfig';
+
+export interface PreviousSummary {
+  target?: string | null;
+  taskset?: string | null;
+  agent?: string | null;
+  dataset?: { source?: string | null; name?: string | null; version?: string | null; folder?: string | null; digests?: Record<string, string> };
+  skipped?: Record<string, string>;
+  unvalidated?: Record<string, string>;
+}
+
+const strOrNull = (v: unknown): string | null | undefined => (typeof v === 'string' ? v : v === null ? null : undefined);
+
+function reasons(v: unknown): Record<string, string> | undefined {
+  if (Array.isArray(v)) {
+    const out: Record<string, string> = {};
+    for (const e of v) {
+      if (e && typeof e === 'object' && typeof (e as { task_id?: unknown }).task_id === 'string') {
+        const r = (e as { reason?: unknown }).reason;
+        out[(e as { task_id: string }).task_id] = typeof r === 'string' ? r : '';
+      }
+    }
+    return out;
+  }
+  if (v && typeof v === 'object') {
+    const out: Record<string, string> = {};
+    for (const [k, r] of Object.entries(v)) if (typeof r === 'string') out[k] = r;
+    return out;
+  }
+  return undefined;
+}
+
+/** The identity a previous summary holds (lenient: summaries other tools wrote are read too); undefined when none. */
+export async function readPreviousSummary(fs: FsPort, summaryPath: string, problems: Problem[]): Promise<PreviousSummary | undefined> {
+  const st = await fs.stat(summaryPath);
+  if (!st || st.type !== 'file') return undefined;
+  let doc: unknown;
+  try { doc = JSON.parse(new TextDecoder().decode(await fs.readFile(summaryPath))); } catch (e) {
+    problems.push({ file: summaryPath, severity: 'warning', code: 'previous-summary-unreadable',
+      message: `the previous summary does not parse (${(e as Error).message}): its identity is not kept` });
+    return undefined;
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
+  const d = doc as Record<string, unknown>;
+  const ds = d.dataset && typeof d.dataset === 'object' ? (d.dataset as Record<string, unknown>) : undefined;
+  const digests = ds?.digests && typeof ds.digests === 'object' ? reasons(ds.digests) : undefined;
+  return {
+    target: strOrNull(d.target), taskset: strOrNull(d.taskset), agent: strOrNull(d.agent),
+    dataset: ds ? {
+      source: strOrNull(ds.source), name: strOrNull(ds.name), version: strOrNull(ds.version),
+      folder: strOrNull(ds.folder), digests,
+    } : undefined,
+    skipped: reasons(d.skipped), unvalidated: reasons(d.unvalidated),
+  };
+}
+
+/** The run config's identity; {} when the file is absent or holds none. */
+export async function readRunConfig(fs: FsPort, path: string): Promise<RunConfigIdentity> {
+  const st = await fs.stat(path);
+  if (!st || st.type !== 'file') return {};
+  try {
+    return runConfigIdentity(parseSimpleYaml(new TextDecoder().decode(await fs.readFile(path))));
+  } catch {
+    return {};
+  }
+}
+
+export interface ManifestDataset { source?: string; name?: string; version?: string }
+
+/** `[dataset]` of `<folder>/manifest.toml` (flat `key = "value"` lines); {} when absent. Never throws. */
+export async function readManifestDataset(fs: FsPort, folder: string): Promise<ManifestDataset> {
+  const p = joinPath(folder, 'manifest.toml');
+  const st = await fs.stat(p);
+  if (!st || st.type !== 'file') return {};
+  try {
+    const out: ManifestDataset = {};
+    let inDataset = false;
+    for (const raw of new TextDecoder().decode(await fs.readFile(p)).split(/\r?\n/)) {
+      const line = raw.trim();
+      if (line.startsWith('[')) { inDataset = line === '[dataset]'; continue; }
+      if (!inDataset) continue;
+      const m = /^([A-Za-z_][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([^#\s]+))/.exec(line);
+      if (!m) continue;
+      const value = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : (m[3] ?? m[4]);
+      if (m[1] === 'source' || m[1] === 'name' || m[1] === 'version') out[m[1]] = value;
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}

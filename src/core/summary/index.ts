@@ -1,0 +1,12 @@
+// The run-summary writer's public API (docs/run-summary.md).
+export { runSummaryPathFor, signaturesPathFor, relativePath } from './paths';
+export { buildRunSummary, type SummaryOptions } from './build';
+export { writeRunSummary, cleanStaleTemps, tempPattern, type WriteResult, type WriteOptions, type RemovableFs } from './write';
+export {
+  outputSignatures, fileSignature, parseSignatures, readSignaturesSidecar, signaturesSidecar,
+  type OutputSignatures, type FileSignature, type SignaturesSidecar,
+} from './signatures';
+export { serializeSummary } from './serialize';
+export { recordedSources, aggregationShards } from './health';
+export { outputPaths, runFilePaths } from './files';
+export type { RunSummaryDocument } from '../schemas/runSummary';

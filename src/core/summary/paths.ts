@@ -1,0 +1,131 @@
+// Where the summary goes and how it names files (rules 1 and 6). All paths are absolute POSIX strings (FsPort's
+// convention); a Windows drive path (`C:/…`) is accepted and only related to paths on the same drive.
+import type { FsPort } from '../fs/port';
+
+export function dirname(p: string): string {
+  const i = p.lastIndexOf('/');
+  if (i < 0) return '.';
+  if (i === 0) return '/';
+  return p.slice(0, i);
+}
+
+export function basename(p: string): string {
+  const s = p.endsWith('/') && p.length > 1 ? p.slice(0, -1) : p;
+  return s.slice(s.lastIndexOf('/') + 1);
+}
+
+/** `name` without its last suffix (`rollouts.jsonl` → `rollouts`; `.hidden` keeps its name). */
+export function stemOf(name: string): string {
+  const i = name.lastIndexOf('.');
+  return i > 0 ? name.slice(0, i) : name;
+}
+
+/** The path without its last suffix, as Python's `Path.with_suffix('')`. */
+export function withoutSuffix(p: string): string {
+  return joinPath(dirname(p), stemOf(basename(p)));
+}
+
+export function isAbsolutePath(p: string): boolean {
+  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
+}
+
+/** Normalises `.` / `..` / duplicate slashes of an absolute path. */
+export function normalizePath(p: string): string {
+  const drive = /^[A-Za-z]:/.test(p) ? p.slice(0, 2) : '';
+  const rest = (drive ? p.slice(2) : p).replace(/\\/g, '/');
+  const out: string[] = [];
+  for (const seg of rest.split('/')) {
+    if (!seg || seg === '.') continue;
+    if (seg === '..') { out.pop(); continue; }
+    out.push(seg);
+  }
+  return `${drive}/${out.join('/')}`;
+}
+
+export function joinPath(base: string, ...parts: string[]): string {
+  let p = base;
+  for (const part of parts) {
+    if (!part) continue;
+    p = isAbsolutePath(part) ? part : `${p.replace(/\/+$/, '')}/${part}`;
+  }
+  return normalizePath(p);
+}
+
+/** Resolves `p` against `base` when it is relative. */
+export function resolvePath(base: string, p: string): string {
+  return isAbsolutePath(p) ? normalizePath(p) : joinPath(base, p);
+}
+
+const driveOf = (p: string): string => (/^[A-Za-z]:/.test(p) ? p.slice(0, 2).toUpperCase() : '');
+
+/** `target` relative to the folder `base`, `..` segments allowed; absolute when no relative form exists (another drive). */
+export function relativePath(base: string, target: string): string {
+  if (!isAbsolutePath(base) || !isAbsolutePath(target) || driveOf(base) !== driveOf(target)) return target;
+  const b = normalizePath(base).slice(driveOf(base).length).split('/').filter(Boolean);
+  const t = normalizePath(target).slice(driveOf(target).length).split('/').filter(Boolean);
+  let i = 0;
+  while (i < b.length && i < t.length && b[i] === t[i]) i++;
+  const parts = [...Array(b.length - i).fill('..'), ...t.slice(i)];
+  return parts.length ? parts.join('/') : '.';
+}
+
+/** Rule 1: `<rollouts stem>_run_summary.json` beside the rollouts path the command asked for. */
+export function runSummaryPathFor(rolloutsPath: string): string {
+  const p = normalizePath(rolloutsPath);
+  return joinPath(dirname(p), `${stemOf(basename(p))}_run_summary.json`);
+}
+
+/** The sidecar `harbor-runs signatures` records the output signatures to: `<rollouts stem>_signatures.json`. */
+export function signaturesPathFor(rolloutsPath: string): string {
+  const p = normalizePath(rolloutsPath);
+  return joinPath(dirname(p), `${stemOf(basename(p))}_signatures.json`);
+}
+
+/**
+ * Relates paths to the summary's folder: folders' links resolved (the summary's folder fully, a target's own name
+ * kept, rule 6), with a cache of resolved folders so a 40k-row run costs one realpath per distinct folder.
+ */
+export class PathRelator {
+  private readonly dirCache = new Map<string, Promise<string>>();
+
+  private constructor(private readonly fs: FsPort, readonly summaryDir: string) {}
+
+  static async create(fs: FsPort, summaryPath: string): Promise<PathRelator> {
+    const dir = dirname(summaryPath);
+    // The summary's folder may not exist yet (rule 1): resolve the nearest existing ancestor and keep the rest.
+    const resolved = await resolveExisting(fs, dir);
+    return new PathRelator(fs, resolved);
+  }
+
+  /** The path with its folders resolved, its own name kept. */
+  async resolveDirs(p: string): Promise<string> {
+    const parent = dirname(p);
+    let r = this.dirCache.get(parent);
+    if (!r) {
+      r = this.fs.realpathDirs(joinPath(parent, '__probe__')).then((x) => dirname(x), () => parent);
+      this.dirCache.set(parent, r);
+    }
+    return joinPath(await r, basename(p));
+  }
+
+  /** Rule 6: relative to the summary's folder, `..` allowed; absolute when no relative form exists. */
+  async rel(p: string): Promise<string> {
+    return relativePath(this.summaryDir, await this.resolveDirs(p));
+  }
+}
+
+async function resolveExisting(fs: FsPort, dir: string): Promise<string> {
+  const missing: string[] = [];
+  let cur = dir;
+  for (let guard = 0; guard < 256; guard++) {
+    if (await fs.stat(cur)) {
+      const real = dirname(await fs.realpathDirs(joinPath(cur, '__probe__')));
+      return joinPath(real, ...missing.reverse());
+    }
+    const up = dirname(cur);
+    if (up === cur) break;
+    missing.push(basename(cur));
+    cur = up;
+  }
+  return dir;
+}

@@ -1,0 +1,83 @@
+// Rule 7: one verification's log folder and what it holds, plus the paths not on disk. Rows name the folder by the
+// ABSOLUTE path it had at run time; a results folder moved as a whole is located by mapping that path from the
+// original results root onto the rollouts' folder (MovedRoot).
+import type { FsPort } from '../fs/port';
+import { isAbsolutePath, joinPath, resolvePath, type PathRelator } from './paths';
+
+export interface VerifierPaths {
+  verifier_logs: string | null;
+  test_stdout: string | null;
+  reward_file: string | null;
+  trajectory: string | null;
+  artifacts: string | null;
+  /** This verification's paths not on disk (relative to the summary). */
+  missing: string[];
+}
+
+export const NO_VERIFIER_PATHS: Readonly<VerifierPaths> = Object.freeze({
+  verifier_logs: null, test_stdout: null, reward_file: null, trajectory: null, artifacts: null, missing: [],
+});
+
+/**
+ * Maps a path under the results root the run had (`originalRoot`) onto where that root is now (`currentRoot`) when
+ * the path as written does not exist. originalRoot comes from run_config.yaml (the folder of `datasets[].jsonl_fpath`,
+ * else the parent of `artifacts_dir`), else from the rows (the parent of the verifier folders' common parent).
+ */
+export class MovedRoot {
+  constructor(readonly originalRoot: string | null, readonly currentRoot: string) {}
+
+  map(p: string): string | null {
+    const o = this.originalRoot;
+    if (!o || o === this.currentRoot) return null;
+    if (p === o) return this.currentRoot;
+    if (p.startsWith(o.endsWith('/') ? o : `${o}/`)) return joinPath(this.currentRoot, p.slice(o.length + (o.endsWith('/') ? 0 : 1)));
+    return null;
+  }
+
+  /** The path as written when something is there, else its mapped form (when it maps), else the path as written. */
+  async locate(fs: FsPort, p: string): Promise<string> {
+    const abs = resolvePath(this.currentRoot, p);
+    if (await fs.stat(abs)) return abs;
+    const mapped = this.map(abs);
+    return mapped ?? abs;
+  }
+}
+
+/** The common parent of the parents of the rows' verifier folders: a guess at the results root when no config says. */
+export function rootFromLogDirs(dirs: Iterable<string>): string | null {
+  let common: string[] | null = null;
+  for (const d of dirs) {
+    if (!isAbsolutePath(d)) continue;
+    const parts = d.split('/').filter(Boolean).slice(0, -1);
+    if (!common) { common = parts; continue; }
+    let i = 0;
+    while (i < common.length && i < parts.length && common[i] === parts[i]) i++;
+    common = common.slice(0, i);
+  }
+  if (!common || common.length < 2) return null;
+  return `/${common.slice(0, -1).join('/')}`;
+}
+
+/** The verification paths of one row (`logsDir` = the row's `verifier_logs_dir`). */
+export async function verifierPaths(fs: FsPort, rel: PathRelator, root: MovedRoot, logsDir: string | null | undefined): Promise<VerifierPaths> {
+  // test.sh never ran: nothing to collect, nothing missing.
+  if (!logsDir) return { ...NO_VERIFIER_PATHS, missing: [] };
+  const dir = await root.locate(fs, logsDir);
+  const st = await fs.stat(dir);
+  if (!st || st.type !== 'dir') {
+    return { ...NO_VERIFIER_PATHS, missing: [await rel.rel(dir)] };
+  }
+  const entries = new Map(await fs.readDir(dir));
+  const has = (name: string, type: 'file' | 'dir') => entries.get(name) === type;
+  const file = async (name: string, type: 'file' | 'dir' = 'file') => (has(name, type) ? rel.rel(joinPath(dir, name)) : null);
+  // An absent optional file (no artifacts/ in shared mode, no trajectory when the export was skipped, no reward file
+  // when test.sh wrote none) is listed as nothing: those are not promised.
+  return {
+    verifier_logs: await rel.rel(dir),
+    test_stdout: await file('test-stdout.txt'),
+    reward_file: (await file('reward.json')) ?? (await file('reward.txt')),
+    trajectory: await file('trajectory.json'),
+    artifacts: await file('artifacts', 'dir'),
+    missing: [],
+  };
+}

@@ -1,0 +1,82 @@
+// write_run_summary (rules 1 and 13): builds the document and replaces `<stem>_run_summary.json` atomically through
+// FsPort.writeFileAtomic (temp file in the same folder, flush, rename), creating the folder when the run wrote nothing
+// there. It NEVER throws: what it could not do comes back as `error` (and Problems) for the caller to log.
+//
+// Temp files: FsPort.writeFileAtomic names them `.<summary name>.<pid>.<hex>.tmp`. A writer killed mid-write leaves
+// one behind; the next write removes those of writers that are no longer alive (when the FsPort can remove files).
+import type { FsPort } from '../fs/port';
+import type { Problem } from '../model';
+import type { RunSummaryDocument } from '../schemas/runSummary';
+import { buildRunSummary, type SummaryOptions } from './build';
+import { basename, dirname, joinPath, normalizePath, runSummaryPathFor } from './paths';
+import { serializeSummary } from './serialize';
+
+/** An FsPort that can also delete a file (optional: without it stale temps are only reported). */
+export interface RemovableFs extends FsPort {
+  remove?(path: string): Promise<void>;
+}
+
+export interface WriteResult {
+  path: string;
+  document?: RunSummaryDocument;
+  problems: Problem[];
+  error?: string;
+}
+
+export interface WriteOptions extends SummaryOptions {
+  /** Whether the writer process `pid` is still running (default: signal 0 on this machine). */
+  isWriterAlive?: (pid: number) => boolean;
+}
+
+function defaultAlive(pid: number): boolean {
+  if (typeof process === 'undefined') return true;
+  if (pid === process.pid) return true;
+  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The temp-file pattern of writeFileAtomic for `target`: captures the writer's pid. */
+export function tempPattern(target: string): RegExp {
+  return new RegExp(`^\\.${escapeRe(basename(target))}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
+}
+
+/** Removes the temp files dead writers left beside `target`; returns the ones it could not remove. */
+export async function cleanStaleTemps(fs: RemovableFs, target: string, alive: (pid: number) => boolean = defaultAlive): Promise<string[]> {
+  const dir = dirname(target);
+  const re = tempPattern(target);
+  const left: string[] = [];
+  for (const [name, type] of await fs.readDir(dir)) {
+    const m = re.exec(name);
+    if (!m || type !== 'file' || alive(Number(m[1]))) continue;
+    const p = joinPath(dir, name);
+    if (!fs.remove) { left.push(p); continue; }
+    try { await fs.remove(p); } catch { left.push(p); }
+  }
+  return left;
+}
+
+export async function writeRunSummary(fs: RemovableFs, rolloutsPath: string, opts: WriteOptions = {}): Promise<WriteResult> {
+  let path = rolloutsPath;
+  const problems: Problem[] = [];
+  try {
+    path = runSummaryPathFor(normalizePath(rolloutsPath));
+    const built = await buildRunSummary(fs, rolloutsPath, opts);
+    problems.push(...built.problems);
+    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('cancelled');
+    const bytes = new TextEncoder().encode(serializeSummary(built.document));
+    await fs.mkdirp(dirname(path));
+    try {
+      for (const p of await cleanStaleTemps(fs, path, opts.isWriterAlive)) {
+        problems.push({ file: p, severity: 'info', code: 'stale-temp', message: `a dead writer's temp file is left: ${p}` });
+      }
+    } catch { /* cleanup is best effort */ }
+    await fs.writeFileAtomic(path, bytes);
+    return { path, document: built.document, problems };
+  } catch (e) {
+    const aborted = opts.signal?.aborted;
+    const error = aborted ? 'cancelled' : `cannot write ${path}: ${(e as Error)?.message ?? String(e)}`;
+    problems.push({ file: path, severity: aborted ? 'info' : 'error', code: aborted ? 'cancelled' : 'write-failed', message: error });
+    return { path, problems, error };
+  }
+}

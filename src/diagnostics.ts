@@ -1,0 +1,127 @@
+// Problems panel entries for every Problem of every run, placed at the exact JSON value of a summary's missing path /
+// stale file / label mismatch (jsonc-parser on the Problem's jsonPath), with a quick fix that rewrites the summary.
+import * as vscode from 'vscode';
+import type { FsPort } from './core/fs/port';
+import type { Problem, Run, Severity } from './core/model';
+import type { RunStore } from './runStore';
+import { JsonLocator, type Span, lineSpan } from './problemPosition';
+
+export const DIAGNOSTIC_SOURCE = 'harbor-runs';
+const SUMMARY_SUFFIX = '_run_summary.json';
+/** JSON files larger than this are not parsed for positions (the problem goes to the top of the file). */
+const MAX_LOCATE_BYTES = 64 * 1024 * 1024;
+
+const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+export class RunDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
+  private readonly locators = new Map<string, { key: string; locator: JsonLocator | undefined }>();
+  private readonly sub: { dispose(): void };
+  private running: Promise<void> = Promise.resolve();
+  private dirty = false;
+
+  constructor(private readonly store: RunStore, private readonly fs: FsPort) {
+    this.sub = store.onDidChange(() => this.schedule());
+  }
+
+  /** Recomputes every entry (serialised: one pass at a time, the latest state wins). */
+  schedule(): Promise<void> {
+    if (this.dirty) return this.running;
+    this.dirty = true;
+    this.running = this.running.then(async () => {
+      this.dirty = false;
+      try { await this.update(this.store.runs()); } catch { /* a file vanished mid-way: the next change recomputes */ }
+    });
+    return this.running;
+  }
+
+  whenIdle(): Promise<void> {
+    return this.running;
+  }
+
+  private async locator(file: string): Promise<JsonLocator | undefined> {
+    const st = await this.fs.stat(file);
+    if (!st || st.type !== 'file' || st.size > MAX_LOCATE_BYTES) return undefined;
+    const key = `${st.mtimeMs}:${st.size}`;
+    const hit = this.locators.get(file);
+    if (hit && hit.key === key) return hit.locator;
+    let locator: JsonLocator | undefined;
+    try {
+      locator = new JsonLocator(new TextDecoder('utf-8').decode(await this.fs.readFile(file)));
+    } catch {
+      locator = undefined;
+    }
+    this.locators.set(file, { key, locator });
+    return locator;
+  }
+
+  async spanOf(p: Problem): Promise<Span> {
+    if (p.jsonPath && p.file.endsWith('.json')) {
+      const loc = await this.locator(p.file);
+      const span = loc?.spanOf(p.jsonPath);
+      if (span) return span;
+    }
+    return lineSpan(p);
+  }
+
+  private async update(runs: Run[]): Promise<void> {
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    const seen = new Set<string>();
+    for (const run of runs) {
+      for (const p of run.problems) {
+        if (!p.file) continue;
+        const key = `${p.file}\u0000${p.code}\u0000${p.message}\u0000${(p.jsonPath ?? []).join('/')}\u0000${p.line ?? ''}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const s = await this.spanOf(p);
+        const d = new vscode.Diagnostic(new vscode.Range(s.line, s.character, s.endLine, s.endCharacter), p.message, SEVERITY[p.severity] ?? vscode.DiagnosticSeverity.Warning);
+        d.source = DIAGNOSTIC_SOURCE;
+        d.code = p.code;
+        let list = byFile.get(p.file);
+        if (!list) { list = []; byFile.set(p.file, list); }
+        list.push(d);
+      }
+    }
+    this.collection.clear();
+    for (const [file, list] of byFile) this.collection.set(vscode.Uri.file(file), list);
+    for (const file of [...this.locators.keys()]) if (!byFile.has(file)) this.locators.delete(file);
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.collection.dispose();
+  }
+}
+
+/** The rollouts file a summary is for: the run's own record, else `<stem>.jsonl` beside `<stem>_run_summary.json`. */
+export function rolloutsForSummary(store: RunStore, summaryPath: string): string {
+  const run = store.runForFile(summaryPath);
+  if (run?.rolloutsPath) return run.rolloutsPath;
+  return summaryPath.endsWith(SUMMARY_SUFFIX) ? `${summaryPath.slice(0, -SUMMARY_SUFFIX.length)}.jsonl` : summaryPath;
+}
+
+/** Quick fix on a summary's entries: rewrite the summary from what is on disk now. */
+export class RewriteSummaryActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  constructor(private readonly store: RunStore) {}
+
+  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, ctx: vscode.CodeActionContext): vscode.CodeAction[] {
+    if (!doc.uri.path.endsWith(SUMMARY_SUFFIX)) return [];
+    const ours = ctx.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+    if (ours.length === 0) return [];
+    const action = new vscode.CodeAction('Rewrite the run summary from the files on disk', vscode.CodeActionKind.QuickFix);
+    action.diagnostics = ours;
+    action.isPreferred = true;
+    action.command = {
+      command: 'harborRuns.writeRunSummary',
+      title: 'Write Run Summary',
+      arguments: [vscode.Uri.file(rolloutsForSummary(this.store, doc.uri.fsPath))],
+    };
+    return [action];
+  }
+}

@@ -1,0 +1,330 @@
+// The ONE model holder of the extension: discovers and reads the runs of every workspace folder through the core
+// loader (lazily, on first use), re-reads one run at a time when its files change (debounced), and tells every
+// view through change events. vscode-free, so it runs under plain Node tests too.
+import type { FsPort } from './core/fs/port';
+import type { Run, RunState } from './core/model';
+import { discoverRuns, type RunCandidate } from './core/discovery';
+import { readCandidate } from './core/load';
+
+export interface StoreFolder {
+  /** Absolute POSIX path of the workspace folder. */
+  path: string;
+  name: string;
+}
+
+export interface StoreChange {
+  /** Ids of the runs that changed in place; undefined when the set of runs changed (added, removed, reloaded). */
+  runIds?: string[];
+}
+
+export interface RunCompletion {
+  run: Run;
+  from: RunState;
+}
+
+export type Listener<T> = (e: T) => void;
+
+export interface RunStoreOptions {
+  fs: FsPort;
+  folders: () => StoreFolder[];
+  filters: () => { include: string[]; exclude: string[] };
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** Quiet time before changed paths are re-read (ms). */
+  debounceMs?: number;
+  /** Longest a burst of changes can postpone a re-read (ms), so a run that writes continuously still updates. */
+  maxWaitMs?: number;
+}
+
+interface Entry {
+  run: Run;
+  candidate: RunCandidate;
+  folder: string;
+  /** Folders whose changes concern this run (its root, the folders of its files and attempt folders). */
+  prefixes: string[];
+}
+
+function candidateKey(c: RunCandidate): string {
+  return `${c.kind}:${c.anchor}`;
+}
+
+function dirname(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? '/' : p.slice(0, i);
+}
+
+function within(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+}
+
+function prefixesOf(run: Run): string[] {
+  const set = new Set<string>([run.root, dirname(run.anchor)]);
+  for (const f of run.files) if (f.path) set.add(f.isDir ? f.path : dirname(f.path));
+  for (const t of run.tasks) {
+    for (const a of t.attempts) {
+      if (a.dir) set.add(dirname(a.dir));
+    }
+  }
+  // Keep only the outermost folders.
+  const sorted = [...set].sort((a, b) => a.length - b.length);
+  const out: string[] = [];
+  for (const p of sorted) if (!out.some((q) => within(p, q))) out.push(p);
+  return out;
+}
+
+/** Names that can make a new run appear (a new summary, rollouts file, job or viewer data). */
+const RUN_MAKERS = /(\.jsonl|_run_summary\.json|\/result\.json|\/config\.json|\/summary\.json|\/project\.json|\/run\.json)$/;
+
+export class RunStore {
+  private readonly entries = new Map<string, Entry>();
+  private loading: Promise<void> | undefined;
+  private loadedOnce = false;
+  private queue: Promise<void> = Promise.resolve();
+  private pendingPaths = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private firstPendingAt = 0;
+  private readonly changeListeners = new Set<Listener<StoreChange>>();
+  private readonly completionListeners = new Set<Listener<RunCompletion>>();
+  private disposed = false;
+
+  constructor(private readonly opts: RunStoreOptions) {}
+
+  onDidChange(l: Listener<StoreChange>): { dispose(): void } {
+    this.changeListeners.add(l);
+    return { dispose: () => this.changeListeners.delete(l) };
+  }
+
+  onRunCompleted(l: Listener<RunCompletion>): { dispose(): void } {
+    this.completionListeners.add(l);
+    return { dispose: () => this.completionListeners.delete(l) };
+  }
+
+  private fire(e: StoreChange): void {
+    for (const l of this.changeListeners) {
+      try { l(e); } catch (err) { this.log('error', `change listener failed: ${String(err)}`); }
+    }
+  }
+
+  private log(level: 'info' | 'warn' | 'error', message: string): void {
+    this.opts.log?.(level, message);
+  }
+
+  get isLoaded(): boolean {
+    return this.loadedOnce;
+  }
+
+  /** Discovers and reads every run once; later calls wait for that first load. */
+  ensureLoaded(): Promise<void> {
+    if (!this.loading) this.loading = this.enqueue(() => this.loadAll());
+    return this.loading;
+  }
+
+  /** Forgets everything and reads every folder again. */
+  reload(): Promise<void> {
+    this.loading = this.enqueue(() => this.loadAll());
+    return this.loading;
+  }
+
+  runs(): Run[] {
+    return [...this.entries.values()].map((e) => e.run);
+  }
+
+  get(runId: string): Run | undefined {
+    return this.entries.get(runId)?.run;
+  }
+
+  /** Runs grouped by workspace folder, in folder order, runs sorted by label. */
+  byFolder(): { folder: string; name: string; runs: Run[] }[] {
+    return this.opts.folders().map((f) => ({
+      folder: f.path,
+      name: f.name,
+      runs: [...this.entries.values()].filter((e) => e.folder === f.path).map((e) => e.run)
+        .sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id)),
+    }));
+  }
+
+  /** The runs a changed path concerns. */
+  runsAt(path: string): Run[] {
+    const out: Run[] = [];
+    for (const e of this.entries.values()) {
+      if (e.run.anchor === path || within(e.run.anchor, path) || e.prefixes.some((p) => within(path, p) || within(p, path))) out.push(e.run);
+    }
+    return out;
+  }
+
+  /** The run whose rollouts file or summary is `path`. */
+  runForFile(path: string): Run | undefined {
+    for (const e of this.entries.values()) {
+      const r = e.run;
+      if (r.rolloutsPath === path || r.summaryPath === path || r.anchor === path) return r;
+    }
+    return undefined;
+  }
+
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const p = this.queue.then(job);
+    this.queue = p.then(() => undefined, () => undefined);
+    return p;
+  }
+
+  private async discover(folder: StoreFolder): Promise<RunCandidate[]> {
+    const { include, exclude } = this.opts.filters();
+    try {
+      return await discoverRuns(this.opts.fs, folder.path, { include, exclude });
+    } catch (e) {
+      this.log('error', `discovery failed in ${folder.path}: ${(e as Error).stack ?? String(e)}`);
+      return [];
+    }
+  }
+
+  private async read(c: RunCandidate, folder: string): Promise<Entry | undefined> {
+    try {
+      const run = await readCandidate(this.opts.fs, c);
+      return { run, candidate: c, folder, prefixes: prefixesOf(run) };
+    } catch (e) {
+      this.log('error', `cannot read run ${c.anchor}: ${(e as Error).stack ?? String(e)}`);
+      return undefined;
+    }
+  }
+
+  private async loadAll(): Promise<void> {
+    const started = Date.now();
+    const fresh = new Map<string, Entry>();
+    for (const folder of this.opts.folders()) {
+      const candidates = await this.discover(folder);
+      for (const c of candidates) {
+        if (this.disposed) return;
+        const e = await this.read(c, folder.path);
+        if (e) fresh.set(e.run.id, e);
+      }
+    }
+    this.entries.clear();
+    for (const [k, v] of fresh) this.entries.set(k, v);
+    this.loadedOnce = true;
+    this.log('info', `loaded ${fresh.size} run(s) in ${Date.now() - started} ms`);
+    this.fire({});
+  }
+
+  /** Re-reads one run from its candidate; drops it when its anchor is gone. */
+  refreshRun(runId: string): Promise<Run | undefined> {
+    return this.enqueue(() => this.refreshOne(runId));
+  }
+
+  private async refreshOne(runId: string): Promise<Run | undefined> {
+    const old = this.entries.get(runId);
+    if (!old) return undefined;
+    if (!(await this.opts.fs.stat(old.candidate.anchor))) {
+      this.entries.delete(runId);
+      this.log('info', `run gone: ${old.candidate.anchor}`);
+      this.fire({});
+      return undefined;
+    }
+    const e = await this.read(old.candidate, old.folder);
+    if (!e) return old.run;
+    this.entries.delete(runId);
+    this.entries.set(e.run.id, e);
+    this.fire(e.run.id === runId ? { runIds: [runId] } : {});
+    if (old.run.state === 'running' && e.run.state !== 'running') {
+      for (const l of this.completionListeners) {
+        try { l({ run: e.run, from: old.run.state }); } catch (err) { this.log('error', String(err)); }
+      }
+    }
+    return e.run;
+  }
+
+  /** Re-discovers one folder: reads new runs, drops vanished ones; runs already known are kept as they are. */
+  reloadFolder(folderPath: string, reread = false): Promise<void> {
+    return this.enqueue(() => this.reloadFolderNow(folderPath, reread));
+  }
+
+  private async reloadFolderNow(folderPath: string, reread: boolean): Promise<void> {
+    const folder = this.opts.folders().find((f) => f.path === folderPath);
+    const known = new Map([...this.entries.values()].filter((e) => e.folder === folderPath).map((e) => [candidateKey(e.candidate), e]));
+    const candidates = folder ? await this.discover(folder) : [];
+    const keep = new Set<string>();
+    let changed = false;
+    for (const c of candidates) {
+      const k = candidateKey(c);
+      keep.add(k);
+      const had = known.get(k);
+      if (had && !reread) continue;
+      const e = await this.read(c, folderPath);
+      if (!e) continue;
+      if (had) this.entries.delete(had.run.id);
+      this.entries.set(e.run.id, e);
+      changed = true;
+    }
+    for (const [k, e] of known) {
+      if (!keep.has(k)) { this.entries.delete(e.run.id); changed = true; }
+    }
+    if (changed) this.fire({});
+  }
+
+  /** Notes changed paths (watchers); the concerned runs are re-read once the changes settle. */
+  notePathsChanged(paths: Iterable<string>): void {
+    if (this.disposed) return;
+    for (const p of paths) {
+      if (/\/\.[^/]*\.tmp$/.test(p)) continue; // atomic writers' temp files
+      this.pendingPaths.add(p);
+    }
+    if (this.pendingPaths.size === 0) return;
+    const debounce = this.opts.debounceMs ?? 400;
+    const maxWait = this.opts.maxWaitMs ?? 2000;
+    const now = Date.now();
+    if (!this.timer) this.firstPendingAt = now;
+    else clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(debounce, this.firstPendingAt + maxWait - now));
+    this.timer = setTimeout(() => { this.timer = undefined; void this.flushPending(); }, wait);
+  }
+
+  private flushPending(): Promise<void> {
+    const paths = [...this.pendingPaths];
+    this.pendingPaths.clear();
+    if (!this.loadedOnce || paths.length === 0) return Promise.resolve();
+    return this.enqueue(async () => {
+      const runIds = new Set<string>();
+      const folders = new Set<string>();
+      for (const p of paths) {
+        const runs = this.runsAt(p);
+        for (const r of runs) runIds.add(r.id);
+        if (this.mayMakeRun(p, runs.length > 0)) {
+          const f = this.opts.folders().find((x) => within(p, x.path));
+          if (f) folders.add(f.path);
+        }
+      }
+      for (const id of runIds) await this.refreshOne(id);
+      for (const f of folders) await this.reloadFolderNow(f, false);
+    });
+  }
+
+  /** Whether a changed path can make a run appear or go that is not simply a re-read of the runs it lies in. */
+  private mayMakeRun(p: string, insideKnownRun: boolean): boolean {
+    for (const e of this.entries.values()) {
+      const r = e.run;
+      if (r.anchor === p || r.rolloutsPath === p || r.summaryPath === p || r.files.some((f) => f.path === p)) return false;
+    }
+    if (insideKnownRun) return /(_run_summary\.json|\.jsonl|\/summary\.json|\/project\.json)$/.test(p);
+    // Outside every run: a file that makes runs, or a folder (no extension: a new or deleted job / dataset folder).
+    return RUN_MAKERS.test(p) || !/\/[^/]*\.[^/]+$/.test(p);
+  }
+
+  /** Resolves when no change is pending and nothing is being read. */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        await this.flushPending();
+      }
+      const q = this.queue;
+      await q;
+      if (q === this.queue && !this.timer) return;
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.changeListeners.clear();
+    this.completionListeners.clear();
+  }
+}

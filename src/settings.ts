@@ -1,0 +1,33 @@
+// The extension's settings (package.json `contributes.configuration`), read in one place.
+import * as vscode from 'vscode';
+
+export const SECTION = 'harborRuns';
+
+export interface Settings {
+  include: string[];
+  exclude: string[];
+  autoRefresh: boolean;
+  notifyOnCompletion: boolean;
+}
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+}
+
+export function readSettings(scope?: vscode.ConfigurationScope): Settings {
+  const c = vscode.workspace.getConfiguration(SECTION, scope);
+  return {
+    include: strings(c.get('include')),
+    exclude: strings(c.get('exclude')),
+    autoRefresh: c.get<boolean>('autoRefresh', true),
+    notifyOnCompletion: c.get<boolean>('notifyOnCompletion', true),
+  };
+}
+
+export function onSettingsChanged(listener: (key: keyof Settings) => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    for (const k of ['include', 'exclude', 'autoRefresh', 'notifyOnCompletion'] as const) {
+      if (e.affectsConfiguration(`${SECTION}.${k}`)) listener(k);
+    }
+  });
+}

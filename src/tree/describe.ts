@@ -1,0 +1,214 @@
+// What each tree node looks like: label, description, icon, flag (decoration) and click action (vscode-free).
+import type { Attempt, Evidence, Run, Task } from '../core/model';
+import { countRun, isPass } from '../core/model';
+import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from './outcomeStyle';
+import { type TreeNode, problemCount } from './nodes';
+
+export type Collapsible = 'none' | 'collapsed' | 'expanded';
+
+/** A flag shown as a FileDecoration: badge (≤ 2 chars), colour and reason. */
+export interface Flag {
+  badge: string;
+  severity: 'error' | 'warning';
+  reason: string;
+}
+
+/** What a click does. */
+export type ClickAction = 'open' | 'explain-missing' | 'open-problem' | 'none';
+
+export interface ItemSpec {
+  id: string;
+  label: string;
+  description?: string;
+  /** A codicon, or 'file' / 'folder' for the file-icon theme's icon of `path`. */
+  icon?: IconSpec | 'file' | 'folder';
+  collapsible: Collapsible;
+  /** Composite context value ("attempt+missing", "runfile+rollouts+present") matched by regex `when` clauses. */
+  contextValue: string;
+  /** The file or folder the item stands for (open, copy, reveal). */
+  path?: string;
+  isDir?: boolean;
+  click: ClickAction;
+  flag?: Flag;
+}
+
+export function formatReward(r: number | null | undefined): string {
+  if (r === null || r === undefined) return '—';
+  return Number.isInteger(r) ? r.toFixed(1) : String(Math.round(r * 1000) / 1000);
+}
+
+export function formatDuration(sec: number | null | undefined): string | undefined {
+  if (sec === null || sec === undefined || !Number.isFinite(sec)) return undefined;
+  if (sec < 60) return `${Math.round(sec * 10) / 10}s`;
+  const m = Math.floor(sec / 60);
+  if (m < 60) return `${m}m ${Math.round(sec - m * 60)}s`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/** "2/4 · pass@4 ✓" (passed / attempts, and whether any of the k attempts passed). */
+export function taskDescription(task: Task): string {
+  let passed = 0;
+  let measured = 0;
+  for (const a of task.attempts) {
+    if (a.reward !== null && a.reward !== undefined) { measured++; if (isPass(a.reward)) passed++; }
+  }
+  const k = task.attempts.length;
+  if (measured === 0) return `0/${k} · not measured`;
+  return `${passed}/${k} · pass@${k} ${passed > 0 ? '✓' : '✗'}`;
+}
+
+export function attemptDescription(a: Attempt): string {
+  const parts = [formatReward(a.reward), OUTCOME_LABELS[a.outcome]];
+  const d = formatDuration(a.durationSec);
+  if (d) parts.push(d);
+  if (a.missing.length > 0) parts.push(`${a.missing.length} missing`);
+  return parts.join(' · ');
+}
+
+const countCache = new WeakMap<Run, ReturnType<typeof countRun>>();
+
+/** countRun, once per run object (a run read from disk is never changed in place: a refresh makes a new one). */
+export function runCounts(run: Run): ReturnType<typeof countRun> {
+  let c = countCache.get(run);
+  if (!c) { c = countRun(run); countCache.set(run, c); }
+  return c;
+}
+
+export function runDescription(run: Run): string {
+  const c = runCounts(run);
+  const parts = [`${c.passed}/${c.measured} passed`, `${c.total} attempts`];
+  if (run.state === 'running') parts.push('running');
+  else if (run.state === 'incomplete') parts.push('incomplete');
+  if (run.summaryIsVirtual) parts.push('no summary');
+  return parts.join(' · ');
+}
+
+function attemptFlag(a: Attempt): Flag | undefined {
+  if (a.outcome === 'missing') return { badge: '!', severity: 'error', reason: 'missing: selected, but no row or trial exists' };
+  let n = a.missing.length;
+  if (n === 0) for (const e of a.evidence) if (!e.present) n++;
+  if (n > 0) return { badge: String(Math.min(n, 99)), severity: 'warning', reason: `${n} missing path${n === 1 ? '' : 's'}` };
+  return undefined;
+}
+
+function taskFlag(t: Task): Flag | undefined {
+  let n = 0;
+  for (const a of t.attempts) if (attemptFlag(a)) n++;
+  return n > 0 ? { badge: String(Math.min(n, 99)), severity: 'warning', reason: `${n} attempt${n === 1 ? '' : 's'} with missing evidence` } : undefined;
+}
+
+function evidenceSpec(id: string, ev: Evidence): ItemSpec {
+  const hasKids = (ev.children?.length ?? 0) > 0 || (ev.failedTests?.length ?? 0) > 0 || (ev.isDir && ev.present);
+  const base = { id, label: ev.label, path: ev.path, isDir: ev.isDir };
+  if (!ev.present) {
+    return {
+      ...base,
+      description: `not on disk${ev.namedBy ? ` · ${ev.namedBy}` : ''}`,
+      icon: { id: 'question', color: 'list.errorForeground' },
+      collapsible: hasKids ? 'collapsed' : 'none',
+      contextValue: `evidence+${ev.kind}+missing${ev.isDir ? '+dir' : '+file'}`,
+      click: 'explain-missing',
+      flag: { badge: '!', severity: 'error', reason: `not on disk: ${ev.path}` },
+    };
+  }
+  const nFailed = ev.failedTests?.length ?? 0;
+  return {
+    ...base,
+    description: nFailed > 0 ? `${nFailed} failed test${nFailed === 1 ? '' : 's'}` : undefined,
+    icon: ev.isDir ? 'folder' : 'file',
+    collapsible: hasKids ? 'collapsed' : 'none',
+    contextValue: `evidence+${ev.kind}+present${ev.isDir ? '+dir' : '+file'}`,
+    click: ev.isDir ? 'none' : 'open',
+  };
+}
+
+function basename(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i >= 0 ? p.slice(i + 1) : p;
+}
+
+export function describe(n: TreeNode): ItemSpec {
+  switch (n.kind) {
+    case 'folder':
+      return { id: n.id, label: n.name, icon: { id: 'root-folder' }, collapsible: 'expanded', contextValue: 'folder', path: n.folder, isDir: true, click: 'none' };
+    case 'run': {
+      const run = n.run;
+      const np = problemCount(run);
+      const kind = run.kind === 'nemo-gym' ? 'nemo' : run.kind === 'harbor-job' ? 'harbor' : 'viewer';
+      const ctx = ['run', kind];
+      if (run.rolloutsPath) ctx.push('rollouts');
+      if (run.summaryPath && !run.summaryIsVirtual) ctx.push('summary');
+      return {
+        id: n.id, label: run.label, description: runDescription(run), icon: runIcon(run), collapsible: 'collapsed',
+        contextValue: ctx.join('+'), path: run.anchor, click: 'none',
+        flag: np > 0 && run.problems.some((p) => p.severity !== 'info')
+          ? { badge: String(Math.min(np, 99)), severity: run.problems.some((p) => p.severity === 'error') ? 'error' : 'warning', reason: `${np} problem${np === 1 ? '' : 's'}` }
+          : undefined,
+      };
+    }
+    case 'task':
+      return {
+        id: n.id, label: n.task.label || n.task.id, description: taskDescription(n.task), icon: OUTCOME_ICONS[bestOutcome(n.task)],
+        collapsible: n.task.attempts.length ? 'collapsed' : 'none', contextValue: 'task', click: 'none', flag: taskFlag(n.task),
+      };
+    case 'attempt': {
+      const a = n.attempt;
+      const hasKids = a.evidence.length > 0 || a.missing.length > 0;
+      return {
+        id: n.id, label: a.label, description: attemptDescription(a), icon: OUTCOME_ICONS[a.outcome],
+        collapsible: hasKids ? 'collapsed' : 'none',
+        contextValue: `attempt+${a.outcome}${a.dir ? '+dir' : ''}`, path: a.dir, isDir: a.dir !== undefined,
+        click: a.outcome === 'missing' ? 'explain-missing' : 'none', flag: attemptFlag(a),
+      };
+    }
+    case 'evidence': return evidenceSpec(n.id, n.evidence);
+    case 'failed-test':
+      return { id: n.id, label: n.name, description: n.message?.split('\n')[0], icon: { id: 'error', color: 'testing.iconFailed' }, collapsible: 'none', contextValue: 'failed-test', path: n.file, click: 'open' };
+    case 'entry':
+      return { id: n.id, label: n.name, icon: n.isDir ? 'folder' : 'file', collapsible: n.isDir ? 'collapsed' : 'none', contextValue: n.isDir ? 'entry+dir' : 'entry+file', path: n.path, isDir: n.isDir, click: n.isDir ? 'none' : 'open' };
+    case 'files': {
+      const files = n.run.files.filter((f) => f.path !== null);
+      const bad = files.filter((f) => !f.present || f.stale).length;
+      return { id: n.id, label: 'Run files', description: `${files.length}${bad ? ` · ${bad} flagged` : ''}`, icon: { id: 'files' }, collapsible: 'collapsed', contextValue: 'group+files', click: 'none' };
+    }
+    case 'run-file': {
+      const f = n.file;
+      const isDir = f.isDir === true;
+      const flag: Flag | undefined = f.stale
+        ? { badge: 'S', severity: 'warning', reason: `stale: left by an earlier run under this name` }
+        : !f.present ? { badge: '!', severity: 'error', reason: `not on disk: ${f.path}` } : undefined;
+      return {
+        id: n.id, label: f.label, description: f.stale ? 'stale: an earlier run\'s' : !f.present ? 'not on disk' : f.path ? basename(f.path) : undefined,
+        icon: f.present ? (isDir ? 'folder' : 'file') : { id: 'question', color: 'list.errorForeground' },
+        collapsible: isDir && f.present ? 'collapsed' : 'none',
+        contextValue: `runfile+${f.key}${f.present ? '+present' : '+missing'}${f.stale ? '+stale' : ''}${isDir ? '+dir' : '+file'}`,
+        path: f.path ?? undefined, isDir, click: f.present && !isDir ? 'open' : !f.present ? 'explain-missing' : 'none', flag,
+      };
+    }
+    case 'problems': {
+      const np = problemCount(n.run);
+      return { id: n.id, label: 'Problems', description: String(np), icon: { id: 'warning', color: 'problemsWarningIcon.foreground' }, collapsible: 'collapsed', contextValue: 'group+problems', click: 'none' };
+    }
+    case 'problem': {
+      const p = n.problem;
+      const icon: IconSpec = p.severity === 'error' ? { id: 'error', color: 'problemsErrorIcon.foreground' }
+        : p.severity === 'warning' ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'info', color: 'problemsInfoIcon.foreground' };
+      return {
+        id: n.id, label: p.message, description: `${p.code} · ${basename(p.file)}${p.line ? `:${p.line}` : ''}`, icon, collapsible: 'none',
+        contextValue: `problem+${p.code}`, path: p.file, click: 'open-problem',
+      };
+    }
+    case 'reason':
+      return {
+        id: n.id, label: n.reason.taskId, description: `${n.which} · ${n.reason.reason}`, icon: { id: n.which === 'skipped' ? 'debug-step-over' : 'circle-slash' },
+        collapsible: 'none', contextValue: `reason+${n.which}`, click: 'none',
+      };
+    case 'missing-path':
+      return {
+        id: n.id, label: basename(n.path), description: 'not on disk', icon: { id: 'question', color: 'list.errorForeground' }, collapsible: 'none',
+        contextValue: 'missing-path', path: n.path, click: 'explain-missing', flag: { badge: '!', severity: 'error', reason: `not on disk: ${n.path}` },
+      };
+    case 'message':
+      return { id: n.id, label: n.text, icon: { id: 'filter' }, collapsible: 'none', contextValue: 'message', click: 'none' };
+  }
+}

@@ -1,0 +1,145 @@
+// The Runs tree's nodes and how each one's children are computed (vscode-free: benched under plain Node).
+// Ids are stable across refreshes (built from Run / Task / Attempt ids and paths) so expansion survives a reload.
+import type { Attempt, Evidence, NamedReason, Problem, Run, RunFile, Task } from '../core/model';
+import type { EntryType } from '../core/fs/port';
+import { type ViewState, attemptVisible, isFilterActive, runVisible, visibleTasks } from './viewState';
+
+interface Base { id: string; parent?: TreeNode }
+
+export interface FolderNode extends Base { kind: 'folder'; folder: string; name: string }
+export interface RunNode extends Base { kind: 'run'; run: Run }
+export interface TaskNode extends Base { kind: 'task'; run: Run; task: Task }
+export interface AttemptNode extends Base { kind: 'attempt'; run: Run; task: Task; attempt: Attempt }
+export interface EvidenceNode extends Base { kind: 'evidence'; run: Run; attempt?: Attempt; evidence: Evidence }
+export interface FailedTestNode extends Base { kind: 'failed-test'; name: string; message?: string; file: string }
+export interface EntryNode extends Base { kind: 'entry'; path: string; name: string; isDir: boolean }
+export interface FilesGroupNode extends Base { kind: 'files'; run: Run }
+export interface RunFileNode extends Base { kind: 'run-file'; run: Run; file: RunFile }
+export interface ProblemsGroupNode extends Base { kind: 'problems'; run: Run }
+export interface ProblemNode extends Base { kind: 'problem'; run: Run; problem: Problem }
+export interface ReasonNode extends Base { kind: 'reason'; run: Run; reason: NamedReason; which: 'unvalidated' | 'skipped' }
+export interface MissingPathNode extends Base { kind: 'missing-path'; run: Run; attempt: Attempt; path: string }
+export interface MessageNode extends Base { kind: 'message'; text: string }
+
+export type TreeNode =
+  | FolderNode | RunNode | TaskNode | AttemptNode | EvidenceNode | FailedTestNode | EntryNode
+  | FilesGroupNode | RunFileNode | ProblemsGroupNode | ProblemNode | ReasonNode | MissingPathNode | MessageNode;
+
+/** Lists a folder for browsable evidence (artifacts/, verifier logs); [] when it is not there. */
+export type ListDir = (path: string) => Promise<[string, EntryType][]>;
+
+export interface ChildContext {
+  state: ViewState;
+  listDir: ListDir;
+}
+
+export function runNodeId(run: Run): string {
+  return `run:${run.id}`;
+}
+
+export function makeRunNode(run: Run, parent?: TreeNode): RunNode {
+  return { kind: 'run', id: runNodeId(run), run, parent };
+}
+
+export function taskNode(run: Run, task: Task, parent: TreeNode): TaskNode {
+  return { kind: 'task', id: `${runNodeId(run)}\u0000t:${task.id}`, run, task, parent };
+}
+
+function attemptNode(n: TaskNode, attempt: Attempt): AttemptNode {
+  return { kind: 'attempt', id: `${runNodeId(n.run)}\u0000a:${attempt.id}`, run: n.run, task: n.task, attempt, parent: n };
+}
+
+/** Children of a run: its tasks (filtered, sorted), then "Run files", then "Problems" when there are any. */
+export function runChildren(n: RunNode, state: ViewState): TreeNode[] {
+  const run = n.run;
+  const tasks = visibleTasks(run, state);
+  const out: TreeNode[] = new Array(tasks.length);
+  for (let i = 0; i < tasks.length; i++) out[i] = taskNode(run, tasks[i], n);
+  if (tasks.length === 0 && run.tasks.length > 0 && isFilterActive(state)) {
+    out.push({ kind: 'message', id: `${n.id}\u0000msg:filtered`, text: `No task matches the filter (${run.tasks.length} hidden)`, parent: n });
+  }
+  if (run.files.some((f) => f.path !== null)) out.push({ kind: 'files', id: `${n.id}\u0000files`, run, parent: n });
+  if (problemCount(run) > 0) out.push({ kind: 'problems', id: `${n.id}\u0000problems`, run, parent: n });
+  return out;
+}
+
+export function problemCount(run: Run): number {
+  return run.problems.length + run.unvalidated.length + run.skipped.length;
+}
+
+function evidenceNode(run: Run, attempt: Attempt | undefined, ev: Evidence, parent: TreeNode): EvidenceNode {
+  return { kind: 'evidence', id: `${parent.id}\u0000e:${ev.kind}:${ev.path}`, run, attempt, evidence: ev, parent };
+}
+
+export function attemptChildren(n: AttemptNode): TreeNode[] {
+  const a = n.attempt;
+  const out: TreeNode[] = a.evidence.map((ev) => evidenceNode(n.run, a, ev, n));
+  const covered = new Set(a.evidence.map((e) => e.path));
+  for (const p of a.missing) {
+    if (covered.has(p)) continue;
+    covered.add(p);
+    out.push({ kind: 'missing-path', id: `${n.id}\u0000m:${p}`, run: n.run, attempt: a, path: p, parent: n });
+  }
+  return out;
+}
+
+async function listEntries(path: string, parent: TreeNode, listDir: ListDir, skip?: ReadonlySet<string>): Promise<TreeNode[]> {
+  const entries = await listDir(path);
+  entries.sort((x, y) => (x[1] === 'dir' ? 0 : 1) - (y[1] === 'dir' ? 0 : 1) || x[0].localeCompare(y[0]));
+  const out: TreeNode[] = [];
+  for (const [name, type] of entries) {
+    const p = path.endsWith('/') ? path + name : `${path}/${name}`;
+    if (skip?.has(p)) continue;
+    out.push({ kind: 'entry', id: `${parent.id}\u0000f:${name}`, path: p, name, isDir: type === 'dir', parent });
+  }
+  return out;
+}
+
+/** Children of any node; folder listings are read lazily, only when that node is expanded. */
+export function childrenOf(n: TreeNode, ctx: ChildContext): TreeNode[] | Promise<TreeNode[]> {
+  switch (n.kind) {
+    case 'run': return runChildren(n, ctx.state);
+    case 'task': {
+      const out: TreeNode[] = [];
+      for (const a of n.task.attempts) if (attemptVisible(a, ctx.state)) out.push(attemptNode(n, a));
+      return out;
+    }
+    case 'attempt': return attemptChildren(n);
+    case 'evidence': {
+      const ev = n.evidence;
+      const nested = (ev.children ?? []).map((c) => evidenceNode(n.run, n.attempt, c, n));
+      const tests: TreeNode[] = (ev.failedTests ?? []).map((t, i) => ({
+        kind: 'failed-test', id: `${n.id}\u0000ft:${i}:${t.name}`, name: t.name, message: t.message, file: ev.path, parent: n,
+      }));
+      if (!ev.isDir || !ev.present) return [...nested, ...tests];
+      const skip = new Set((ev.children ?? []).map((c) => c.path));
+      return listEntries(ev.path, n, ctx.listDir, skip).then((entries) => [...nested, ...tests, ...entries]);
+    }
+    case 'entry': return n.isDir ? listEntries(n.path, n, ctx.listDir) : [];
+    case 'files':
+      return n.run.files.filter((f) => f.path !== null)
+        .map((f): RunFileNode => ({ kind: 'run-file', id: `${n.id}:${f.key}`, run: n.run, file: f, parent: n }));
+    case 'run-file':
+      return n.file.isDir && n.file.present && n.file.path ? listEntries(n.file.path, n, ctx.listDir) : [];
+    case 'problems': {
+      const run = n.run;
+      const out: TreeNode[] = run.problems.map((p, i): ProblemNode => ({ kind: 'problem', id: `${n.id}:p${i}:${p.code}:${p.file}`, run, problem: p, parent: n }));
+      for (const r of run.unvalidated) out.push({ kind: 'reason', id: `${n.id}:u:${r.taskId}`, run, reason: r, which: 'unvalidated', parent: n });
+      for (const r of run.skipped) out.push({ kind: 'reason', id: `${n.id}:s:${r.taskId}`, run, reason: r, which: 'skipped', parent: n });
+      return out;
+    }
+    default: return [];
+  }
+}
+
+/** Root children: runs (or, in a multi-root workspace with runs in several folders, one node per folder). */
+export function rootChildren(
+  byFolder: { folder: string; name: string; runs: Run[] }[],
+  state: ViewState,
+  runNodeFor: (run: Run, parent?: TreeNode) => RunNode,
+): TreeNode[] {
+  const withRuns = byFolder.filter((f) => f.runs.length > 0);
+  if (withRuns.length > 1) return withRuns.map((f): FolderNode => ({ kind: 'folder', id: `folder:${f.folder}`, folder: f.folder, name: f.name }));
+  const runs = withRuns.length === 1 ? withRuns[0].runs : [];
+  return runs.filter((r) => runVisible(r, state)).map((r) => runNodeFor(r));
+}

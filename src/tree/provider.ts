@@ -1,0 +1,150 @@
+// The Runs tree's TreeDataProvider: adapts the pure nodes (nodes.ts / describe.ts) to VS Code tree items.
+// Discovery happens lazily on the first getChildren (activation stays cheap); tooltips are built on hover.
+import * as vscode from 'vscode';
+import type { Run } from '../core/model';
+import type { RunStore } from '../runStore';
+import { type RunNode, type TreeNode, childrenOf, makeRunNode, rootChildren, runNodeId } from './nodes';
+import { type ItemSpec, describe } from './describe';
+import { tooltipOf } from './tooltips';
+import { type ViewState, defaultViewState, runVisible } from './viewState';
+import { flagUri } from '../decorations';
+import type { FsPort } from '../core/fs/port';
+
+export const VIEW_ID = 'harborRuns.runs';
+
+const COLLAPSE: Record<ItemSpec['collapsible'], vscode.TreeItemCollapsibleState> = {
+  none: vscode.TreeItemCollapsibleState.None,
+  collapsed: vscode.TreeItemCollapsibleState.Collapsed,
+  expanded: vscode.TreeItemCollapsibleState.Expanded,
+};
+
+export class RunsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly runNodes = new Map<string, RunNode>();
+  private stateValue: ViewState = defaultViewState();
+  private readonly subs: { dispose(): void }[] = [];
+  private readonly stateEmitter = new vscode.EventEmitter<ViewState>();
+  readonly onDidChangeState = this.stateEmitter.event;
+
+  constructor(private readonly store: RunStore, private readonly fs: FsPort) {
+    this.subs.push(store.onDidChange((e) => {
+      if (e.runIds && e.runIds.every((id) => this.runNodes.has(id))) {
+        for (const id of e.runIds) {
+          const node = this.runNodes.get(id)!;
+          const run = store.get(id);
+          if (run) node.run = run;
+          this.emitter.fire(node);
+        }
+      } else {
+        this.emitter.fire(undefined);
+      }
+    }));
+  }
+
+  get state(): ViewState {
+    return this.stateValue;
+  }
+
+  setState(patch: Partial<ViewState>): void {
+    this.stateValue = { ...this.stateValue, ...patch };
+    this.stateEmitter.fire(this.stateValue);
+    this.emitter.fire(undefined);
+  }
+
+  /** The cached node of a run (the same object across refreshes, so it can be revealed and refreshed alone). */
+  runNode(run: Run, parent?: TreeNode): RunNode {
+    const id = runNodeId(run);
+    let node = this.runNodes.get(run.id);
+    if (!node || node.id !== id) {
+      node = makeRunNode(run, parent);
+      this.runNodes.set(run.id, node);
+    } else {
+      node.run = run;
+      node.parent = parent;
+    }
+    return node;
+  }
+
+  /** The run's node with its parent set as the tree shows it (a folder node in a multi-root workspace). */
+  nodeForRun(run: Run): RunNode {
+    const byFolder = this.store.byFolder().filter((f) => f.runs.length > 0);
+    const f = byFolder.length > 1 ? byFolder.find((x) => x.runs.some((r) => r.id === run.id)) : undefined;
+    const parent: TreeNode | undefined = f ? { kind: 'folder', id: `folder:${f.folder}`, folder: f.folder, name: f.name } : undefined;
+    return this.runNode(run, parent);
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) {
+      await this.store.ensureLoaded();
+      const byFolder = this.store.byFolder();
+      const live = new Set(this.store.runs().map((r) => r.id));
+      for (const id of [...this.runNodes.keys()]) if (!live.has(id)) this.runNodes.delete(id);
+      void vscode.commands.executeCommand('setContext', 'harborRuns.noRuns', live.size === 0);
+      return rootChildren(byFolder, this.stateValue, (r, p) => this.runNode(r, p));
+    }
+    if (node.kind === 'folder') {
+      const f = this.store.byFolder().find((x) => x.folder === node.folder);
+      return (f?.runs ?? []).filter((r) => runVisible(r, this.stateValue)).map((r) => this.runNode(r, node));
+    }
+    return childrenOf(node, { state: this.stateValue, listDir: (p) => this.fs.readDir(p) });
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return toTreeItem(describe(node), node);
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    const md = tooltipOf(node);
+    if (md !== undefined) {
+      const s = new vscode.MarkdownString(md);
+      s.supportThemeIcons = false;
+      item.tooltip = s;
+    }
+    return item;
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.parent;
+  }
+
+  /** Re-renders everything (after a filter change or a full reload). */
+  refreshView(): void {
+    this.emitter.fire(undefined);
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.emitter.dispose();
+    this.stateEmitter.dispose();
+  }
+}
+
+export function toTreeItem(spec: ItemSpec, node?: TreeNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(spec.label, COLLAPSE[spec.collapsible]);
+  item.id = spec.id;
+  item.description = spec.description;
+  item.contextValue = spec.contextValue;
+  if (spec.flag) {
+    item.resourceUri = flagUri(spec.id, spec.flag);
+  } else if (spec.path && (spec.icon === 'file' || spec.icon === 'folder')) {
+    item.resourceUri = vscode.Uri.file(spec.path);
+  }
+  if (spec.icon === 'file') item.iconPath = vscode.ThemeIcon.File;
+  else if (spec.icon === 'folder') item.iconPath = vscode.ThemeIcon.Folder;
+  else if (spec.icon) item.iconPath = new vscode.ThemeIcon(spec.icon.id, spec.icon.color ? new vscode.ThemeColor(spec.icon.color) : undefined);
+  // Without a tooltip, an item with a resourceUri shows the URI; resolveTreeItem replaces this with Markdown.
+  item.tooltip = spec.path ?? spec.label;
+  if (spec.click === 'open' && spec.path) {
+    item.command = { command: 'harborRuns.openItem', title: 'Open', arguments: [spec.path] };
+  } else if (spec.click === 'explain-missing') {
+    item.command = { command: 'harborRuns.explainMissing', title: 'Why is this missing?', arguments: [node] };
+  } else if (spec.click === 'open-problem') {
+    item.command = { command: 'harborRuns.openProblem', title: 'Go to problem', arguments: [node] };
+  }
+  return item;
+}
+
+export function isTreeNode(x: unknown): x is TreeNode {
+  return typeof x === 'object' && x !== null && typeof (x as { kind?: unknown }).kind === 'string' && typeof (x as { id?: unknown }).id === 'string';
+}

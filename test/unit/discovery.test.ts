@@ -1,0 +1,160 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { NodeFs } from '../../src/core/fs/nodeFs';
+import type { FsPort } from '../../src/core/fs/port';
+import { discoverRuns } from '../../src/core/discovery';
+import { excludesFolder, globMatch } from '../../src/core/glob';
+import { loadRuns, readCandidate } from '../../src/core/load';
+
+const nfs = new NodeFs();
+
+function write(file: string, data: unknown = ''): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
+}
+
+test('glob: ** spans segments, * and ? stay within one, a bare pattern matches at any depth', () => {
+  const cases: [string, string, boolean][] = [
+    ['**/*.jsonl', 'a/b/c.jsonl', true], ['**/*.jsonl', 'c.jsonl', true], ['*.jsonl', 'a/c.jsonl', true],
+    ['*.jsonl', 'a/c.json', false], ['a/*', 'a/b', true], ['a/*', 'a/b/c', false], ['a/**', 'a', true],
+    ['a/**', 'a/b/c', true], ['a/**', 'ab/c', false], ['a/**/b', 'a/b', true], ['a/**/b', 'a/x/y/b', true],
+    ['a/**/b', 'a/x/y/bc', false], ['a?c/x', 'abc/x', true], ['a?c/x', 'a/c/x', false], ['**', 'x/y', true],
+    ['x.y', 'xay', false], ['./jobs/*', 'jobs/j1', true], ['jobs/', 'jobs', true], ['(a)+/x', '(a)+/x', true],
+    ['**/old/**', 'runs/old/x_run_summary.json', true], ['**/old/**', 'runs/older/x', false],
+  ];
+  for (const [g, p, want] of cases) assert.equal(globMatch(g, p), want, `${g} ~ ${p}`);
+  assert.equal(excludesFolder('**/old/**', 'runs/old'), true);
+  assert.equal(excludesFolder('jobs', 'jobs'), true);
+  assert.equal(excludesFolder('**/*.json', 'runs'), false);
+});
+
+/** A tree with one run of every kind, decoys that are not runs, and places discovery must not look into. */
+function makeTree(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-disc-')).split(path.sep).join('/');
+  // NeMo Gym with a summary: the rollouts file is not a second run; the verifier folder is not searched.
+  write(`${root}/nemo/rollouts.jsonl`);
+  write(`${root}/nemo/rollouts_failures.jsonl`);
+  write(`${root}/nemo/rollouts_materialized_inputs.jsonl`);
+  write(`${root}/nemo/rollouts_run_summary.json`, { files: {} });
+  write(`${root}/nemo/verifier/resources-session-1/decoy_run_summary.json`, '{}');
+  // NeMo Gym without a summary yet; its sidecars are not runs.
+  write(`${root}/nemo2/out.jsonl`);
+  write(`${root}/nemo2/out_materialized_inputs.jsonl`);
+  write(`${root}/nemo2/out_failures.jsonl`);
+  write(`${root}/nemo2/plain.jsonl`);
+  // A rollouts file named only by the health check's quality summary.
+  write(`${root}/nemo3/named.jsonl`);
+  write(`${root}/nemo3/quality_summary.json`, { run: { rollouts: ['named.jsonl'] }, tasks: {} });
+  // A Harbor job with one trial.
+  write(`${root}/jobs/j1/config.json`, { job_name: 'j1' });
+  write(`${root}/jobs/j1/result.json`, { id: 'x' });
+  write(`${root}/jobs/j1/t__a/config.json`, { trial_name: 't__a' });
+  write(`${root}/jobs/j1/t__a/agent/decoy_run_summary.json`, '{}');
+  // Viewer data: a project with a dataset and a training run; a folder without project.json is no project.
+  write(`${root}/data/projects/p/project.json`, { label: 'P' });
+  write(`${root}/data/projects/p/datasets/d/summary.json`, { tasks: [] });
+  write(`${root}/data/projects/p/datasets/d/traces/decoy_run_summary.json`, '{}');
+  write(`${root}/data/projects/p/runs/r/run.json`, {});
+  write(`${root}/data/projects/q/datasets/d/summary.json`, { tasks: [] });
+  // Never searched.
+  write(`${root}/node_modules/pkg/x_run_summary.json`, '{}');
+  write(`${root}/.git/y_run_summary.json`, '{}');
+  write(`${root}/deep/1/2/3/4/5/deep_run_summary.json`, '{}');
+  return root;
+}
+
+function show(root: string, list: { variant: string; anchor: string; root: string; kind: string }[]) {
+  return list.map((c) => [c.variant, path.posix.relative(root, c.anchor)]);
+}
+
+test('discovery finds every run of every kind and nothing else', async () => {
+  const root = makeTree();
+  const found = await discoverRuns(nfs, root);
+  assert.deepEqual(show(root, found), [
+    ['dataset', 'data/projects/p/datasets/d/summary.json'],
+    ['training', 'data/projects/p/runs/r/run.json'],
+    ['summary', 'deep/1/2/3/4/5/deep_run_summary.json'],
+    ['job', 'jobs/j1'],
+    ['summary', 'nemo/rollouts_run_summary.json'],
+    ['rollouts', 'nemo2/out.jsonl'],
+    ['rollouts', 'nemo3/named.jsonl'],
+  ]);
+  const byVariant = Object.fromEntries([...found].reverse().map((c) => [c.variant, c]));
+  assert.equal(byVariant.dataset.kind, 'viewer-data');
+  assert.equal(byVariant.dataset.root, `${root}/data/projects/p/datasets/d`);
+  assert.equal(byVariant.training.root, `${root}/data/projects/p/runs/r`);
+  assert.equal(byVariant.job.kind, 'harbor-job');
+  assert.equal(byVariant.job.root, `${root}/jobs/j1`);
+  assert.equal(byVariant.summary.kind, 'nemo-gym');
+  assert.equal(byVariant.rollouts.root, `${root}/nemo2`);
+});
+
+test('discovery honours maxDepth', async () => {
+  const root = makeTree();
+  const found = await discoverRuns(nfs, root, { maxDepth: 3 });
+  assert.equal(found.some((c) => c.anchor.includes('/deep/')), false);
+  assert.equal(found.some((c) => c.variant === 'job'), true);
+});
+
+test('include and exclude globs match paths relative to the root', async () => {
+  const root = makeTree();
+  const only = await discoverRuns(nfs, root, { include: ['nemo*/**'] });
+  assert.deepEqual(show(root, only).map((x) => x[1]), ['nemo/rollouts_run_summary.json', 'nemo2/out.jsonl', 'nemo3/named.jsonl']);
+  const jobs = await discoverRuns(nfs, root, { include: ['jobs/*'] });
+  assert.deepEqual(show(root, jobs), [['job', 'jobs/j1']]);
+  const without = await discoverRuns(nfs, root, { exclude: ['**/data/**', 'deep', '*.jsonl'] });
+  assert.deepEqual(show(root, without).map((x) => x[1]), ['jobs/j1', 'nemo/rollouts_run_summary.json']);
+});
+
+test('a file given as the root is its own run', async () => {
+  const root = makeTree();
+  const one = await discoverRuns(nfs, `${root}/nemo/rollouts_run_summary.json`);
+  assert.deepEqual(show(root, one), [['summary', 'nemo/rollouts_run_summary.json']]);
+  const rollouts = await discoverRuns(nfs, `${root}/nemo/rollouts.jsonl`);
+  assert.deepEqual(show(root, rollouts), [['summary', 'nemo/rollouts_run_summary.json']], 'its summary is read instead');
+  const viaRollouts = await discoverRuns(nfs, `${root}/nemo2/out.jsonl`);
+  assert.deepEqual(show(root, viaRollouts), [['rollouts', 'nemo2/out.jsonl']]);
+  assert.deepEqual(await discoverRuns(nfs, `${root}/nope`), []);
+});
+
+test('a dataset folder given as the root is found', async () => {
+  const root = makeTree();
+  const found = await discoverRuns(nfs, `${root}/data/projects/p/datasets/d`);
+  assert.deepEqual(show(root, found), [['dataset', 'data/projects/p/datasets/d/summary.json']]);
+});
+
+test('discovery reads each folder once and stats nothing for plain folders', async () => {
+  const root = makeTree();
+  let stats = 0;
+  let reads = 0;
+  const counting: FsPort = Object.assign(Object.create(nfs) as FsPort, {
+    stat: (p: string) => { stats++; return nfs.stat(p); },
+    readDir: (p: string) => { reads++; return nfs.readDir(p); },
+  });
+  await discoverRuns(counting, root);
+  // Folders outside node_modules/.git/verifier/traces/trial parts, plus a few confirmations.
+  assert.ok(reads < 40, `readDir ${reads}`);
+  assert.ok(stats < 10, `stat ${stats}`);
+});
+
+test('loadRuns reads every candidate once, sorted; a reader that throws becomes a run with a problem', async () => {
+  const root = makeTree();
+  const runs = await loadRuns(nfs, [root, root], { exclude: ['jobs/**'] });
+  const anchors = runs.map((r) => r.anchor);
+  assert.deepEqual(anchors, [...anchors].sort());
+  assert.equal(new Set(anchors).size, anchors.length);
+  assert.deepEqual(runs.map((r) => r.kind), ['viewer-data', 'viewer-data', 'nemo-gym', 'nemo-gym', 'nemo-gym', 'nemo-gym']);
+
+  const broken: FsPort = Object.assign(Object.create(nfs) as FsPort, {
+    stat: () => Promise.reject(new Error('disk on fire')),
+    readFile: () => Promise.reject(new Error('disk on fire')),
+  });
+  const run = await readCandidate(broken, { kind: 'viewer-data', variant: 'dataset', anchor: `${root}/x/summary.json`, root: `${root}/x` });
+  assert.equal(run.kind, 'viewer-data');
+  assert.equal(run.problems.length, 1);
+  assert.equal(run.problems[0].code, 'reader-failed');
+  assert.match(run.problems[0].message, /disk on fire/);
+});

@@ -1,0 +1,159 @@
+// Small, exact builders of NeMo Gym run folders for the rule tests: every name is deterministic (verifier folder of
+// task i repeat r = `verifier/s-<i>-<r>`), so the tests' golden documents can be written by hand.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const T0 = 1787400000; // rollouts.jsonl mtime (seconds)
+
+export interface MiniRepeat {
+  outcome: 'scored' | 'masked' | 'failed' | 'missing';
+  reward?: number;
+  mode?: 'shared' | 'separate';
+  /** present (default for scored): folder with `files`; absent: named but gone; none: verifier_logs_dir null. */
+  folder?: 'present' | 'absent' | 'none';
+  /** Files in the folder; default test-stdout.txt, reward.txt, trajectory.json. 'artifacts/' makes the folder. */
+  files?: string[];
+  failureKind?: string | null;
+  failureReason?: string | null;
+  taskSource?: string;
+  /** The row also carries a big transcript of about this many bytes. */
+  padBytes?: number;
+}
+
+export interface MiniTask { id: string; repeats: MiniRepeat[]; timeout?: string; turns?: string[] }
+
+export interface MiniRun {
+  tasks: MiniTask[];
+  stem?: string;
+  taskset?: string;
+  /** Absolute root the rows and run config name (a folder moved as a whole); default the folder itself. */
+  originalRoot?: string;
+  /** Write the materialized inputs (default true). */
+  materialized?: boolean;
+  runConfig?: boolean;
+  /** tasks.jsonl (+ _prepare, _metrics), the collated input and its metrics (default true). */
+  prepared?: boolean;
+  /** aggregate metrics mtime relative to T0 (seconds); null: none. Default +2. */
+  aggregate?: number | null;
+  /** quality_summary.json: run.rollouts record (default [stem.jsonl]); 'none': no record; 'garbage': not JSON; null: no reports. */
+  health?: string[] | 'none' | 'garbage' | null;
+  healthMtime?: number;
+  taskSource?: string;
+  /** Extra raw lines appended to rollouts.jsonl after row `after` (1-based rows written before it). */
+  badLine?: { after: number; text: string };
+}
+
+export function mkdirp(d: string): void { fs.mkdirSync(d, { recursive: true }); }
+
+function write(p: string, text: string, mtime?: number): string {
+  mkdirp(path.dirname(p));
+  fs.writeFileSync(p, text);
+  if (mtime !== undefined) fs.utimesSync(p, mtime, mtime);
+  return p;
+}
+
+const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
+export const digestOf = (id: string) => `d-${id}`;
+
+export function taskInput(t: MiniTask): Record<string, unknown> {
+  const rcp = (meta: Record<string, string>) => ({ input: [{ role: 'user', content: `solve ${t.id}` }], metadata: meta });
+  return {
+    responses_create_params: t.turns ? t.turns.map((turn) => rcp({ agent_timeout_sec: t.timeout ?? '900.0', turn }))
+      : rcp({ agent_timeout_sec: t.timeout ?? '900.0' }),
+    task_data: { _ng_digest: digestOf(t.id) },
+  };
+}
+
+/** Builds the run in `dir`; returns the absolute rollouts path. */
+export function buildRun(dir: string, spec: MiniRun): string {
+  const stem = spec.stem ?? 'rollouts';
+  const ts = spec.taskset ?? 'mini';
+  const root = spec.originalRoot ?? dir;
+  const source = spec.taskSource ?? `harbor_${ts}_resources_server`;
+  mkdirp(dir);
+  const rollouts = path.join(dir, `${stem}.jsonl`);
+  const prepared = spec.tasks.map((t) => ({ task_id: { taskset: ts, task_id: t.id }, task_input: taskInput(t) }));
+  if (spec.prepared ?? true) {
+    write(path.join(dir, 'tasks.jsonl'), jsonl(prepared), T0 - 300);
+    write(path.join(dir, 'tasks_prepare.jsonl'), jsonl(prepared.map((p) => ({ ...p, task_source: source }))), T0 - 290);
+    write(path.join(dir, 'tasks_metrics.json'), '{"name": "x"}\n', T0 - 290);
+    write(path.join(dir, stem, 'preprocessed_datasets', 'validation.jsonl'), jsonl(prepared.map((p) => ({ ...p, task_source: source }))), T0 - 280);
+    write(path.join(dir, stem, 'preprocessed_datasets', 'validation_metrics.json'), '{}\n', T0 - 280);
+  }
+  if (spec.runConfig) {
+    write(path.join(dir, 'run_config.yaml'), [
+      `harbor_${ts}_resources_server:`, '  resources_servers:', '    harbor:',
+      `      artifacts_dir: ${root}/verifier`, '      tasksets:', `        ${ts}:`, `          folder: ${root}/datasets/${ts}`,
+      '          tasks:', ...spec.tasks.map((t) => `            ${t.id}: ${digestOf(t.id)}`),
+      '      datasets:', `      - name: ${ts}`, '        type: validation', `        jsonl_fpath: ${root}/tasks.jsonl`,
+      `harbor_${ts}_agent:`, '  _inherit_from: terminus_2_sandboxed_agent', '  responses_api_agents:',
+      '    terminus_2_sandboxed_agent:', '      num_workers: 1', '',
+    ].join('\n'), T0 - 285);
+  }
+  if (spec.materialized ?? true) {
+    const rows: unknown[] = [];
+    spec.tasks.forEach((t, i) => t.repeats.forEach((_, r) => rows.push({
+      ...prepared[i], task_source: source, _ng_task_index: i, _ng_rollout_index: r,
+    })));
+    write(path.join(dir, `${stem}_materialized_inputs.jsonl`), jsonl(rows), T0 - 200);
+  }
+  const results: string[] = [];
+  const failures: unknown[] = [];
+  spec.tasks.forEach((t, i) => t.repeats.forEach((rep, r) => {
+    const ids = { _ng_task_id: { taskset: ts, task_id: t.id }, _ng_task_index: i, _ng_rollout_index: r, task_source: rep.taskSource ?? source };
+    if (rep.outcome === 'missing') return;
+    if (rep.outcome === 'failed') {
+      failures.push({ ...ids, _ng_failure_class: 'environment_server_failed', _ng_failure_terminal: false,
+        _ng_failure_message: rep.failureReason ?? 'sandbox did not start', _ng_failure_stage: 'seed' });
+      return;
+    }
+    const folder = rep.folder ?? (rep.outcome === 'masked' ? 'none' : 'present');
+    const sid = `s-${i}-${r}`;
+    if (folder === 'present') {
+      for (const f of rep.files ?? ['test-stdout.txt', 'reward.txt', 'trajectory.json']) {
+        if (f.endsWith('/')) mkdirp(path.join(dir, 'verifier', sid, f));
+        else write(path.join(dir, 'verifier', sid, f), f === 'reward.txt' ? `${rep.reward ?? 1}\n` : '{}\n');
+      }
+      mkdirp(path.join(dir, 'verifier', sid));
+    }
+    const pad = rep.padBytes ? 'x'.repeat(rep.padBytes) : '';
+    results.push(JSON.stringify({
+      responses_create_params: { input: [{ role: 'user', content: `solve ${t.id} ${pad}` }], metadata: { agent_timeout_sec: t.timeout ?? '900.0' } },
+      response: { output: [{ type: 'message', content: [{ type: 'output_text', text: `done "quoted" \\ ${pad}` }] }] },
+      reward: rep.outcome === 'masked' ? 0.0 : rep.reward ?? 1.0,
+      mask_sample: rep.outcome === 'masked',
+      failure_kind: rep.failureKind ?? null,
+      failure_reason: rep.failureReason ?? null,
+      verifier_logs_dir: folder === 'none' ? null : `${root}/verifier/${sid}`,
+      verifier_mode: rep.mode ?? 'shared',
+      ng_trajectory: { turns: [{ answer: pad }] },
+      ...ids,
+    }));
+  }));
+  if (spec.badLine) results.splice(spec.badLine.after, 0, spec.badLine.text);
+  write(rollouts, results.map((l) => `${l}\n`).join(''), T0);
+  if (failures.length) write(path.join(dir, `${stem}_failures.jsonl`), jsonl(failures), T0 - 5);
+  const agg = spec.aggregate === undefined ? 2 : spec.aggregate;
+  if (agg !== null) write(path.join(dir, `${stem}_aggregate_metrics.json`), '[]\n', T0 + agg);
+  const health = spec.health === undefined ? [`${stem}.jsonl`] : spec.health;
+  if (health !== null) {
+    const text = health === 'garbage' ? '{"run": {"rollouts": [' : JSON.stringify({ run: health === 'none' ? {} : { rollouts: health }, tasks: {} });
+    write(path.join(dir, 'quality_summary.json'), text, T0 + (spec.healthMtime ?? 5));
+    write(path.join(dir, 'rollout_verdicts.jsonl'), '{"_ng_task_index": 0, "_ng_rollout_index": 0, "verdict": "healthy"}\n', T0 + (spec.healthMtime ?? 5));
+  }
+  return rollouts;
+}
+
+/** The repeat entry of a repeat with no row (rule 5), input as the builders write it. */
+export function missingEntry(t: MiniTask, repeat: number): Record<string, unknown> {
+  return {
+    repeat, outcome: 'missing', reward: null, mask_sample: null, failure_kind: null, failure_reason: null, verifier_mode: null,
+    verifier_logs: null, test_stdout: null, reward_file: null, trajectory: null, artifacts: null, missing: [],
+    input: inputEntry(t),
+  };
+}
+
+export function inputEntry(t: MiniTask): Record<string, unknown> {
+  const meta = (turn?: string) => (turn === undefined ? { agent_timeout_sec: t.timeout ?? '900.0' } : { agent_timeout_sec: t.timeout ?? '900.0', turn });
+  return { digests: { _ng_digest: digestOf(t.id) }, metadata: t.turns ? t.turns.map((x) => meta(x)) : [meta()] };
+}
