@@ -1,0 +1,64 @@
+// Runs made by the project's sample-run generator (scripts/sample-runs/nemoGym.ts): every case of the NeMo Gym
+// sample's table, and the rule-12 / rule-10 / rule-11 variants of its spec, summarised with what the rules say.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { buildRunSummary } from '../../../src/core/summary';
+import { generateNemoRun, nemoEveryCase, type NemoRunSpec } from '../../../scripts/sample-runs/nemoGym';
+import { nodeFs, posix, tmpDir } from './helpers';
+
+async function summarise(spec: NemoRunSpec) {
+  const dir = path.join(tmpDir('gen'), 'results', 'harbor', spec.taskset);
+  const run = await generateNemoRun(dir, spec);
+  const res = await buildRunSummary(nodeFs, posix(run.rolloutsPath), { skipped: run.skipped, unvalidated: run.unvalidated });
+  return { run, ...res };
+}
+
+test('generated every-case run: outcomes, missing paths and files as the rules say', async () => {
+  const { document } = await summarise(nemoEveryCase());
+  assert.deepEqual(document.tasks.map((t) => [t.task_id, t.repeats.map((r) => r.outcome)]), [
+    ['hello-world', ['scored', 'scored']],
+    ['fix-permissions', ['scored', 'scored']],
+    ['count-lines', ['scored', 'scored']],
+    ['parse-csv', ['failed', 'masked']],
+    ['slow-tests', ['scored', 'scored']],
+    ['long-build', ['failed', 'missing']],
+    ['bad-reward', ['masked', 'scored']],
+  ]);
+  const fix1 = document.tasks[1].repeats[1];
+  assert.equal(fix1.verifier_logs, null);
+  assert.equal(fix1.missing.length, 1);
+  assert.deepEqual(document.missing_paths, fix1.missing);
+  const count0 = document.tasks[2].repeats[0];
+  assert.match(count0.reward_file ?? '', /^verifier\/resources-session-[0-9a-f]{32}\/reward\.json$/);
+  assert.match(count0.artifacts ?? '', /\/artifacts$/);
+  const count1 = document.tasks[2].repeats[1];
+  assert.equal(count1.reward_file, null);
+  assert.equal(count1.trajectory, null);
+  assert.deepEqual(count1.missing, []);
+  assert.deepEqual(document.skipped, { 'broken-task': 'broken-task: instruction.md is missing' });
+  assert.equal(document.files.quality_summary, 'quality_summary.json');
+  assert.equal(document.files.aggregate_metrics, 'rollouts_aggregate_metrics.json');
+  assert.equal(document.task_source, 'harbor_tb-mini_resources_server');
+  assert.equal(document.result_task_source, 'harbor_tb-mini_resources_server');
+  assert.deepEqual(document.stale_files, {});
+});
+
+test('generated variants: no rollouts, validate with no solution, stale outputs, reused prepared input', async () => {
+  const base = nemoEveryCase();
+  const none = await summarise({ ...base, noRollouts: true });
+  assert.equal(none.document.files.rollouts, null);
+  assert.equal(none.document.files.materialized_inputs, null);
+  assert.deepEqual(none.document.tasks, [], 'no schedule and no rows: nothing selected');
+
+  const validate = await summarise({ ...base, validateNoSolution: true });
+  assert.deepEqual(validate.document.tasks, []);
+  assert.deepEqual(Object.values(validate.document.unvalidated), Array(base.tasks.length).fill('NO_REFERENCE_SOLUTION'));
+
+  const stale = await summarise({ ...base, staleOutputs: true });
+  assert.deepEqual(Object.keys(stale.document.stale_files).sort(), ['failures', 'materialized_inputs', 'rollouts']);
+  assert.ok(stale.document.tasks.every((t) => t.repeats.every((r) => r.outcome === 'missing')));
+
+  const reused = await summarise({ ...base, reusedPreparedInput: true });
+  assert.equal(reused.document.files.rows_metrics, null);
+});

@@ -1,0 +1,134 @@
+// The Runs tree's pure part: filters, sort, descriptions, flags, ids, and where a Problem lands in its JSON file.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Attempt, Outcome, Run, Task } from '../../../src/core/model';
+import { childrenOf, makeRunNode, rootChildren, type TreeNode } from '../../../src/tree/nodes';
+import { describe as describeNode, taskDescription } from '../../../src/tree/describe';
+import { defaultViewState, describeFilter, visibleTasks, type ViewState } from '../../../src/tree/viewState';
+import { bestOutcome } from '../../../src/tree/outcomeStyle';
+import { escapeMd, tooltipOf } from '../../../src/tree/tooltips';
+import { JsonLocator } from '../../../src/problemPosition';
+
+function attempt(task: string, i: number, outcome: Outcome, reward: number | null, missing: string[] = []): Attempt {
+  return {
+    id: `${task}#${i}`, index: i, label: `#${i + 1}`, outcome, reward, dir: `/r/v/${task}-${i}`, missing,
+    evidence: outcome === 'missing' ? [] : [
+      { kind: 'test-stdout', label: 'test-stdout.txt', path: `/r/v/${task}-${i}/test-stdout.txt`, isDir: false, present: true },
+      { kind: 'trajectory', label: 'trajectory.json', path: `/r/v/${task}-${i}/trajectory.json`, isDir: false, present: missing.length === 0, namedBy: 'rollouts.jsonl line 3 names it' },
+    ],
+  };
+}
+
+function task(id: string, index: number, attempts: Attempt[]): Task {
+  return { id, index, label: id, attempts };
+}
+
+function run(): Run {
+  return {
+    id: 'nemo-gym:/r/x_run_summary.json', kind: 'nemo-gym', root: '/r', anchor: '/r/x_run_summary.json', label: 'tb · agent',
+    identity: {}, state: 'complete', rolloutsPath: '/r/x.jsonl', summaryPath: '/r/x_run_summary.json',
+    files: [{ key: 'rollouts', label: 'Rollouts', path: '/r/x.jsonl', present: true }, { key: 'failures', label: 'Failures', path: '/r/x_failures.jsonl', present: true, stale: true },
+      { key: 'metrics', label: 'Metrics', path: null, present: false }],
+    problems: [{ file: '/r/x_run_summary.json', severity: 'error', code: 'missing-path', message: 'not on disk', jsonPath: ['missing_paths', 0] }],
+    unvalidated: [{ taskId: 'no-sol', reason: 'NO_REFERENCE_SOLUTION' }], skipped: [],
+    tasks: [
+      task('task-10', 2, [attempt('task-10', 0, 'failed', 0), attempt('task-10', 1, 'failed', 0)]),
+      task('task-2', 1, [attempt('task-2', 0, 'passed', 1), attempt('task-2', 1, 'missing', null)]),
+      task('task-1', 0, [attempt('task-1', 0, 'passed', 1), attempt('task-1', 1, 'failed', 0.5, ['/r/v/task-1-1/trajectory.json'])]),
+    ],
+  };
+}
+
+const ctx = (state: ViewState = defaultViewState()) => ({ state, listDir: async () => [] as [string, 'file' | 'dir' | 'other'][] });
+const labels = (nodes: TreeNode[]) => nodes.map((n) => describeNode(n).label);
+
+test('a run lists its tasks in index order, then "Run files", then "Problems"', () => {
+  const kids = childrenOf(makeRunNode(run()), ctx()) as TreeNode[];
+  assert.deepEqual(labels(kids), ['task-1', 'task-2', 'task-10', 'Run files', 'Problems']);
+  const files = childrenOf(kids[3], ctx()) as TreeNode[];
+  assert.deepEqual(labels(files), ['Rollouts', 'Failures'], 'a file the run does not have (path null) is left out');
+  const stale = describeNode(files[1]);
+  assert.deepEqual(stale.flag && { b: stale.flag.badge, s: stale.flag.severity }, { b: 'S', s: 'warning' });
+  const problems = childrenOf(kids[4], ctx()) as TreeNode[];
+  assert.deepEqual(problems.map((n) => n.kind), ['problem', 'reason']);
+  assert.match(describeNode(problems[1]).description ?? '', /unvalidated · NO_REFERENCE_SOLUTION/);
+});
+
+test('sort by reward puts the best mean first; by failures the most failures first', () => {
+  const r = run();
+  assert.deepEqual(visibleTasks(r, { ...defaultViewState(), sort: 'reward' }).map((t) => t.id), ['task-2', 'task-1', 'task-10']);
+  assert.deepEqual(visibleTasks(r, { ...defaultViewState(), sort: 'failures' }).map((t) => t.id), ['task-10', 'task-1', 'task-2']);
+});
+
+test('filters: outcome keeps tasks with such an attempt and only those attempts; text; only problems', () => {
+  const r = run();
+  const onlyMissing: ViewState = { ...defaultViewState(), outcomes: new Set<Outcome>(['missing']) };
+  const tasks = childrenOf(makeRunNode(r), ctx(onlyMissing)) as TreeNode[];
+  assert.deepEqual(labels(tasks).slice(0, 1), ['task-2']);
+  assert.deepEqual(labels(childrenOf(tasks[0], ctx(onlyMissing)) as TreeNode[]), ['#2']);
+  assert.deepEqual(visibleTasks(r, { ...defaultViewState(), text: 'K-1' }).map((t) => t.id), ['task-1', 'task-10']);
+  assert.deepEqual(visibleTasks(r, { ...defaultViewState(), onlyProblems: true }).map((t) => t.id), ['task-1', 'task-2']);
+  assert.equal(describeFilter(defaultViewState()), undefined);
+  assert.equal(describeFilter({ ...onlyMissing, onlyProblems: true }), 'Filtered by outcome missing · only problems');
+  const none = childrenOf(makeRunNode(r), ctx({ ...defaultViewState(), text: 'zzz' })) as TreeNode[];
+  assert.equal(none[0].kind, 'message');
+});
+
+test('descriptions, icons and flags say what happened', () => {
+  const r = run();
+  assert.equal(taskDescription(r.tasks[2]), '1/2 · pass@2 ✓');
+  assert.equal(taskDescription(r.tasks[0]), '0/2 · pass@2 ✗');
+  assert.equal(bestOutcome(r.tasks[0]), 'failed');
+  assert.equal(bestOutcome(r.tasks[1]), 'passed');
+  const runSpec = describeNode(makeRunNode(r));
+  assert.equal(runSpec.description, '2/5 passed · 6 attempts');
+  assert.equal(runSpec.contextValue, 'run+nemo+rollouts+summary');
+  const tasks = childrenOf(makeRunNode(r), ctx()) as TreeNode[];
+  const t2 = childrenOf(tasks[1], ctx()) as TreeNode[];
+  const missing = describeNode(t2[1]);
+  assert.equal(missing.description, '— · missing');
+  assert.deepEqual({ b: missing.flag?.badge, s: missing.flag?.severity, click: missing.click }, { b: '!', s: 'error', click: 'explain-missing' });
+  const t1 = childrenOf(tasks[0], ctx()) as TreeNode[];
+  const ev = childrenOf(t1[1], ctx()) as TreeNode[];
+  const traj = describeNode(ev[1]);
+  assert.equal(traj.description, 'not on disk · rollouts.jsonl line 3 names it');
+  assert.equal(traj.flag?.severity, 'error');
+  assert.equal(describeNode(ev[0]).click, 'open');
+});
+
+test('ids are stable across a re-read (new objects, same ids) and unique', () => {
+  const walk = (n: TreeNode, out: string[]) => { out.push(n.id); for (const k of childrenOf(n, ctx()) as TreeNode[]) walk(k, out); return out; };
+  const a = walk(makeRunNode(run()), []);
+  const b = walk(makeRunNode(run()), []);
+  assert.deepEqual(a, b);
+  assert.equal(new Set(a).size, a.length);
+});
+
+test('root: runs directly, or one node per workspace folder when several have runs', () => {
+  const r = run();
+  const one = rootChildren([{ folder: '/a', name: 'a', runs: [r] }, { folder: '/b', name: 'b', runs: [] }], defaultViewState(), (x) => makeRunNode(x));
+  assert.deepEqual(one.map((n) => n.kind), ['run']);
+  const two = rootChildren([{ folder: '/a', name: 'a', runs: [r] }, { folder: '/b', name: 'b', runs: [r] }], defaultViewState(), (x) => makeRunNode(x));
+  assert.deepEqual(two.map((n) => n.kind), ['folder', 'folder']);
+});
+
+test('tooltips escape what runs wrote', () => {
+  assert.equal(escapeMd('a*b_[c](d)'), 'a\\*b\\_\\[c\\]\\(d\\)');
+  const r = run();
+  r.tasks[0].attempts[0].exception = { type: 'AgentTimeoutError', message: '<img src=x onerror=alert(1)> **bold**' };
+  const tasks = childrenOf(makeRunNode(r), ctx()) as TreeNode[];
+  const a = (childrenOf(tasks[2], ctx()) as TreeNode[])[0];
+  const md = tooltipOf(a) ?? '';
+  assert.match(md, /`AgentTimeoutError`/);
+  assert.ok(!md.includes('<img'), 'raw HTML is escaped');
+  assert.ok(md.includes('\\*\\*bold\\*\\*'));
+});
+
+test('JsonLocator places a jsonPath on its exact value, and a missing key on the deepest existing parent', () => {
+  const text = '{\n  "files": {"rollouts": null},\n  "missing_paths": [\n    "verifier/a",\n    "verifier/b"\n  ]\n}\n';
+  const loc = new JsonLocator(text);
+  assert.deepEqual(loc.spanOf(['missing_paths', 1]), { line: 4, character: 4, endLine: 4, endCharacter: 16 });
+  assert.deepEqual(loc.spanOf(['files', 'rollouts']), { line: 1, character: 25, endLine: 1, endCharacter: 29 });
+  assert.deepEqual(loc.spanOf(['files', 'nope'])?.line, 1);
+  assert.equal(new JsonLocator('not json at all').spanOf(['x']), undefined);
+});
