@@ -60,7 +60,11 @@ export class RunDiagnostics implements vscode.Disposable {
   }
 
   async spanOf(p: Problem): Promise<Span> {
-    if (p.jsonPath && p.file.endsWith('.json')) {
+    if (p.jsonPath) {
+      if (!p.file.endsWith('.json')) {
+        // A summary built in memory (no file yet): its JSON positions mean nothing in the rollouts file.
+        return { line: 0, character: 0, endLine: 0, endCharacter: 0 };
+      }
       const loc = await this.locator(p.file);
       const span = loc?.spanOf(p.jsonPath);
       if (span) return span;
@@ -68,12 +72,26 @@ export class RunDiagnostics implements vscode.Disposable {
     return lineSpan(p);
   }
 
+  /**
+   * A Harbor problem about a file that is not on disk goes on the trial's result.json (or the trial / job folder):
+   * an entry on a file that does not exist would open an empty editor.
+   */
+  private async placed(run: Run, p: Problem): Promise<Problem> {
+    if (run.kind !== 'harbor-job' || (await this.fs.stat(p.file))) return p;
+    const dir = run.tasks.flatMap((t) => t.attempts).find((a) => a.dir && p.file.startsWith(`${a.dir}/`))?.dir;
+    for (const target of dir ? [`${dir}/result.json`, dir] : [`${run.root}/result.json`, run.root]) {
+      if (await this.fs.stat(target)) return { ...p, file: target, line: undefined, column: undefined, jsonPath: undefined };
+    }
+    return p;
+  }
+
   private async update(runs: Run[]): Promise<void> {
     const byFile = new Map<string, vscode.Diagnostic[]>();
     const seen = new Set<string>();
     for (const run of runs) {
-      for (const p of run.problems) {
-        if (!p.file) continue;
+      for (const raw of run.problems) {
+        if (!raw.file) continue;
+        const p = await this.placed(run, raw);
         const key = `${p.file}\u0000${p.code}\u0000${p.message}\u0000${(p.jsonPath ?? []).join('/')}\u0000${p.line ?? ''}`;
         if (seen.has(key)) continue;
         seen.add(key);

@@ -178,7 +178,7 @@ async function startCodeServer(opts) {
     if (Date.now() > deadline) { await stop(); throw new Error(`code-server did not answer /healthz; log:\n${tail(logFile)}`); }
     await sleep(150);
   }
-  const url = (folder) => `http://127.0.0.1:${port}/` + (folder ? `?folder=${encodeURIComponent(folder)}` : '');
+  const url = (folder) => `http://127.0.0.1:${port}/` + (folder ? `?folder=${encodeURIComponent(folder).replace(/%2F/g, '/')}` : '');
   return { port, pid: child.pid, url, logFile, stop };
 }
 

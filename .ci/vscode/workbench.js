@@ -27,6 +27,7 @@ async function openView(page, container, view, timeout) {
     const item = activityItem(page, container);
     await item.waitFor({ state: 'visible', timeout: t });
     await item.click();
+    await page.mouse.move(700, 500); // no hover tooltip over the icon in screenshots
   }
   await shown.waitFor({ state: 'visible', timeout: t });
   const header = page.locator('.sidebar .pane-header:visible', { hasText: view }).first();
@@ -50,10 +51,15 @@ function treeItem(page, label) {
   return page.locator('.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
 }
 
-/** Texts of the visible side-bar tree rows (aria-label when set, else text). */
+/** Texts of the rendered side-bar tree rows: label and description ("tb-mini · terminus_2  3/5 passed …"). */
 async function treeRowTexts(page) {
-  return page.locator('.sidebar .monaco-list-row').evaluateAll((rows) =>
-    rows.map((r) => (r.getAttribute('aria-label') || r.textContent || '').trim()));
+  return page.locator('.sidebar .monaco-list-row').evaluateAll((rows) => rows.map((r) => {
+    const label = r.querySelector('.monaco-icon-label');
+    const name = label && label.querySelector('.label-name');
+    const desc = label && label.querySelector('.label-description');
+    if (name) return `${(name.textContent || '').trim()}${desc && desc.textContent ? `  ${desc.textContent.trim()}` : ''}`;
+    return (r.textContent || '').trim();
+  }));
 }
 
 /**

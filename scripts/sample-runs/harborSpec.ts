@@ -7,7 +7,7 @@ export type HarborTrialCase =
   | 'passed'
   /** reward.txt 0, ctrf.json lists the failing test. */
   | 'failed'
-  /** reward.json with several keys and no single pass. */
+  /** reward.json with several keys, a partial score (default {reward: 0.5, …}; `rewards` for other shapes). */
   | 'partial'
   /** AgentTimeoutError recorded and the verifier still scored it (verifier_result present). */
   | 'agent-timeout-with-reward'
@@ -39,6 +39,8 @@ export interface HarborTrialSpec {
   case: HarborTrialCase;
   /** Override the primary reward of a scored case. */
   reward?: number;
+  /** The whole reward.json of a 'partial' trial (e.g. rewardkit's {"correctness": 0.75, "quality": 0.9}, no `reward` key). */
+  rewards?: Record<string, number>;
   /** Agent turns in the trajectory (default 3). */
   turns?: number;
   /** Another agent than the job's (e.g. an installed CLI agent for a non-zero exit). */
@@ -72,7 +74,7 @@ export function harborEveryCase(): HarborJobSpec {
     agent: 'terminus-2',
     model: 'anthropic/claude-sonnet-4-5',
     dataset: 'terminal-bench/terminal-bench-2',
-    originalJobsDir: '/home/user/work/jobs',
+    originalJobsDir: '/home/user/projects/jobs',
     trials: [
       { task: 'fix-git', case: 'passed' },
       { task: 'fix-git', case: 'failed' },
@@ -81,6 +83,7 @@ export function harborEveryCase(): HarborJobSpec {
       { task: 'regex-log', case: 'failed', turns: 4 },
       { task: 'regex-log', case: 'agent-timeout-with-reward' },
       { task: 'log-summary', case: 'partial' },
+      { task: 'write-docs', case: 'partial', rewards: { correctness: 0.75, quality: 0.9 } },
       { task: 'cobol-modernization', case: 'nonzero-exit-with-reward', agent: { name: 'claude-code', version: '2.1.3', model: 'anthropic/claude-sonnet-4-5' } },
       { task: 'large-scale-text-editing', case: 'context-length', turns: 6 },
       { task: 'build-cython-ext', case: 'environment-failure' },

@@ -192,7 +192,7 @@ export function writeTrial(jobDir: string, ctx: TrialCtx, spec: HarborTrialSpec)
         writeText(path.join(dir, 'verifier', 'test-stdout.txt'), 'bash: /tests/run-tests.sh: line 4: pytest: command not found\n');
       } else {
         const reward = spec.reward ?? (kase === 'passed' || kase === 'trajectory-absent' || kase === 'agent-timeout-with-reward' ? 1.0 : 0.0);
-        rewards = kase === 'partial' ? { correctness: 0.75, quality: 0.5, code_lines: 3 } : { reward };
+        rewards = kase === 'partial' ? (spec.rewards ?? { reward: spec.reward ?? 0.5, tests_passed: 2, tests_total: 4 }) : { reward };
         writeVerifier(path.join(dir, 'verifier'), rewards, ctx, vstart, kase === 'partial');
       }
     }

@@ -38,7 +38,8 @@ export class MemFs implements FsPort {
     this.addDir(path.posix.dirname(p));
   }
 
-  remove(p: string): void {
+  /** Removes a file (at once: the promise is already settled). */
+  async remove(p: string): Promise<void> {
     this.files.delete(p);
   }
 

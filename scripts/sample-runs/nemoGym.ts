@@ -121,7 +121,8 @@ export async function generateNemoRun(dir: string, spec: NemoRunSpec, opts: { se
         logsDir = `${root}/verifier/${sid}`;
         if (folder === 'present') {
           const vdir = path.join(abs, 'verifier', sid);
-          writeVerifierFolder(vdir, sid, c, r, rep, rng, startSec);
+          // Written while the run went on: after dispatch, before the rollouts file's last write.
+          for (const f of writeVerifierFolder(vdir, sid, c, r, rep, rng, startSec)) mtimes.push([f, Math.min(T0 - 10, Math.floor(startSec) + 120)]);
           result.verifierDirs.push(vdir);
         }
       }

@@ -77,9 +77,8 @@ function fmtReward(r: number | null): string {
   return r === null ? 'no reward' : `reward ${Number.isInteger(r) ? r : r.toFixed(3)}`;
 }
 
-function attemptText(base: string, a: Attempt, showCell: boolean): string {
+function attemptText(base: string, a: Attempt): string {
   const bits: string[] = [a.outcome];
-  if (a.cell && showCell) bits.unshift(a.cell);
   const why: string[] = [];
   const rowWord: Record<string, string> = { failed: 'failure row', masked: 'masked row', missing: 'no row' };
   if (a.sourceOutcome && a.sourceOutcome !== 'scored') why.push(rowWord[a.sourceOutcome] ?? a.sourceOutcome);
@@ -122,7 +121,15 @@ export function renderRunText(base: string, r: InspectedRun, opts: TextOptions =
     const cells = new Set(r.tasks.flatMap((t) => t.attempts.map((a) => a.cell ?? '')));
     const width = Math.min(32, r.tasks.reduce((m, t) => Math.max(m, t.label.length), 0));
     for (const t of r.tasks.slice(0, maxTasks)) {
-      out.push(`    ${t.label.padEnd(width)}  ${t.attempts.map((a) => attemptText(base, a, cells.size > 1)).join('  ') || '(no attempts)'}`);
+      if (cells.size <= 1) {
+        out.push(`    ${t.label.padEnd(width)}  ${t.attempts.map((a) => attemptText(base, a)).join('  ') || '(no attempts)'}`);
+        continue;
+      }
+      // Several cells (viewer model|harness, Harbor agent|model): one line per cell under the task.
+      out.push(`    ${t.label}${t.attempts.length ? '' : '  (no attempts)'}`);
+      const byCell = new Map<string, Attempt[]>();
+      for (const a of t.attempts) byCell.set(a.cell ?? '', [...(byCell.get(a.cell ?? '') ?? []), a]);
+      for (const [cell, list] of byCell) out.push(`      ${cell || '(no cell)'}  ${list.map((a) => attemptText(base, a)).join('  ')}`);
     }
     if (r.tasks.length > maxTasks) out.push(`    … ${r.tasks.length - maxTasks} more tasks (--json lists every one)`);
   }

@@ -13,6 +13,25 @@ export interface JsonDocument {
   problems: Problem[];
   /** Lazily built syntax tree, used to place problems by JSON path. */
   tree?: Node;
+  /** Lazily built offsets of each line's first character. */
+  lineStarts?: number[];
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** 1-based line and column of an offset, by binary search over the line starts. */
+function lineColumnFast(starts: number[], offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid; else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - starts[lo] + 1 };
 }
 
 /** 1-based line and column of a character offset in text. */
@@ -85,7 +104,8 @@ export function locate(doc: JsonDocument, jsonPath: (string | number)[]): { line
     if (node) {
       // For an object property, point at the key rather than the value.
       const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
-      return lineColumnAt(doc.text, at);
+      doc.lineStarts ??= lineStartsOf(doc.text);
+      return lineColumnFast(doc.lineStarts, Math.min(Math.max(at, 0), doc.text.length));
     }
   }
   return undefined;

@@ -15,6 +15,8 @@ import {
 import { readVerdicts, verdictKey, type Health } from './nemo/verdicts';
 
 const SUFFIX = '_run_summary.json';
+/** Repeats whose evidence is checked at once. */
+const REPEAT_CONCURRENCY = 16;
 
 /** `<dir>/<stem>.jsonl` for `<dir>/<stem>_run_summary.json`. */
 export function rolloutsPathForSummary(summaryPath: string): string {
@@ -121,10 +123,31 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     problems.push(...v.problems);
   }
 
-  const tasks: Task[] = [];
+  // Every repeat's evidence is checked on disk; many at once, so a big run is not one file-system round trip at a
+  // time. Results are assembled in document order, so problems and attempts keep a stable order.
+  const normTasksList = normTasks(s.tasks);
+  const jobs = normTasksList.flatMap((t) => t.repeats.map((r) => ({ t, r })));
+  const results: RepeatResult[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await readRepeat(fs, doc, root, jobs[i].t, jobs[i].r, health);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(REPEAT_CONCURRENCY, jobs.length) }, worker));
   const whoByMissing = new Map<string, string>();
-  for (const t of normTasks(s.tasks)) {
-    tasks.push(await readTask(fs, doc, root, t, health, problems, whoByMissing));
+  const tasks: Task[] = [];
+  let k = 0;
+  for (const t of normTasksList) {
+    const attempts: Attempt[] = [];
+    for (let j = 0; j < t.repeats.length; j++, k++) {
+      const res = results[k];
+      attempts.push(res.attempt);
+      problems.push(...res.problems);
+      for (const m of res.named) whoByMissing.set(m, res.who);
+    }
+    tasks.push(taskOf(t, attempts));
   }
 
   const missingPaths = Array.isArray(s.missing_paths) ? s.missing_paths : [];
@@ -132,6 +155,8 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     const rel = str(m);
     if (!rel) return;
     const who = whoByMissing.get(resolveRel(root, rel));
+    // A summary built in memory: the builder has already said so about the same path.
+    if (ctx.virtual && extra.some((p) => p.code === 'missing-path' && p.message.includes(rel))) return;
     problems.push(problemAt(doc, ['missing_paths', i], 'error', 'missing-path',
       `${rel} is named by ${who ? `the result row of ${who}` : 'a result row'} but is not on disk`));
   });
@@ -159,29 +184,30 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   };
 }
 
-async function readTask(
-  fs: FsPort, doc: JsonDocument, root: string, t: NormTask, health: Map<string, Health>, problems: Problem[],
-  whoByMissing: Map<string, string>,
-): Promise<Task> {
-  const attempts: Attempt[] = [];
-  for (const r of t.repeats) attempts.push(await readRepeat(fs, doc, root, t, r, health, problems, whoByMissing));
+function taskOf(t: NormTask, attempts: Attempt[]): Task {
   const details: Record<string, string | number | boolean | null> = {};
   const digest = attempts.find((a) => a.details?.digest)?.details?.digest;
   if (typeof digest === 'string') details.digest = digest;
   return { id: t.taskId, ...(t.index !== undefined ? { index: t.index } : {}), label: t.taskId, attempts, details };
 }
 
+interface RepeatResult {
+  attempt: Attempt;
+  problems: Problem[];
+  /** Absolute paths this repeat names that are not on disk (for naming the attempt in missing_paths problems). */
+  named: string[];
+  who: string;
+}
+
 async function readRepeat(
   fs: FsPort, doc: JsonDocument, root: string, t: NormTask, r: NormRepeat, health: Map<string, Health>,
-  problems: Problem[], whoByMissing: Map<string, string>,
-): Promise<Attempt> {
+): Promise<RepeatResult> {
   const raw = r.raw;
   const who = `${t.taskId} #${r.repeat + 1}`;
   const ev = await repeatEvidence(fs, doc, root, raw, r.jsonPath, who);
-  problems.push(...ev.problems);
-  for (const m of ev.missing) whoByMissing.set(m, who);
+  const named = [...ev.missing];
   for (const m of Array.isArray(raw.missing) ? raw.missing : []) {
-    if (typeof m === 'string') whoByMissing.set(resolveRel(root, m), who);
+    if (typeof m === 'string') named.push(resolveRel(root, m));
   }
   const failure: FailureDetail = {};
   const fk = str(raw.failure_kind); if (fk) failure.kind = fk;
@@ -210,7 +236,7 @@ async function readRepeat(
   const reward = outcome === 'infra-error' || outcome === 'missing' ? null : num(raw.reward);
   if (reward === null && num(raw.reward) !== null) details.row_reward = num(raw.reward);
   const h = t.index !== undefined ? health.get(verdictKey(t.index, r.repeat)) : undefined;
-  return {
+  const attempt: Attempt = {
     id: `${t.taskId}#${r.repeat}`,
     index: r.repeat,
     label: `#${r.repeat + 1}`,
@@ -224,5 +250,6 @@ async function readRepeat(
     ...(h ? { health: h } : {}),
     ...(Object.keys(details).length ? { details } : {}),
   };
+  return { attempt, problems: ev.problems, named, who };
 }
 

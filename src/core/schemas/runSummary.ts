@@ -2,14 +2,13 @@
 // key and the rule behind it). The writer emits exactly these keys in exactly this order; readers of summaries written
 // by other tools should stay lenient (unknown keys are kept by `.loose()`).
 import { z } from 'zod';
+import { OUTCOMES, RUN_SUMMARY_SCHEMA_VERSION } from '../summary/layout';
 
-export const RUN_SUMMARY_SCHEMA_VERSION = 1;
+export * from '../summary/layout';
 
 /** A path relative to the summary's own folder (`..` allowed), absolute only when no relative form exists. */
 const Rel = z.string();
 const RelOrNull = Rel.nullable();
-
-export const OUTCOMES = ['scored', 'masked', 'failed', 'missing'] as const;
 
 export const RunSummaryInputSchema = z.object({
   /** Every `*digest*` string key of the materialized row's `task_input.task_data` (e.g. `_ng_digest`). */
@@ -45,19 +44,6 @@ export const RunSummaryTaskSchema = z.object({
   repeats: z.array(RunSummaryRepeatSchema),
 }).loose();
 
-/** The `files` keys, in the order they are written. `collated_conflict` and `sources` are written only when present. */
-export const FILE_KEYS = [
-  'rollouts', 'failures', 'materialized_inputs', 'aggregate_metrics',
-  'rows', 'rows_prepare', 'rows_metrics',
-  'collated', 'collated_metrics', 'collated_conflict',
-  'run_config', 'quality_summary', 'rollout_verdicts', 'sources',
-] as const;
-export type FileKey = (typeof FILE_KEYS)[number];
-/** Keys written only when the file is there (the fixture layout has no place for them otherwise). */
-export const OPTIONAL_FILE_KEYS: readonly FileKey[] = ['collated_conflict', 'sources'];
-/** The output names a fresh start may leave stale (rule 10). */
-export const STALE_KEYS = ['rollouts', 'failures', 'materialized_inputs'] as const;
-export type StaleKey = (typeof STALE_KEYS)[number];
 
 export const RunSummaryFilesSchema = z.object({
   rollouts: RelOrNull,
@@ -107,14 +93,3 @@ export type RunSummaryFiles = z.infer<typeof RunSummaryFilesSchema>;
 export type RunSummaryInput = z.infer<typeof RunSummaryInputSchema>;
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** Key order of a repeat entry (the failure_* trio only for `failed`). */
-export const REPEAT_KEYS = [
-  'repeat', 'outcome', 'reward', 'mask_sample', 'failure_kind', 'failure_reason',
-  'failure_class', 'failure_stage', 'failure_terminal',
-  'verifier_mode', 'verifier_logs', 'test_stdout', 'reward_file', 'trajectory', 'artifacts', 'missing', 'input',
-] as const;
-
-export const TOP_KEYS = [
-  'schema_version', 'target', 'taskset', 'agent', 'dataset', 'task_source', 'result_task_source', 'files',
-  'stale_files', 'missing_paths', 'unvalidated', 'skipped', 'tasks',
-] as const;

@@ -1,13 +1,14 @@
 // build_run_summary: joins the run's files into the summary document (rules 2–12; docs/run-summary.md).
 import type { FsPort } from '../fs/port';
 import type { Problem } from '../model';
-import {
-  RUN_SUMMARY_SCHEMA_VERSION, type Outcome, type RunSummaryDocument, type RunSummaryInput, type RunSummaryRepeat, type RunSummaryTask,
+import type {
+  Outcome, RunSummaryDocument, RunSummaryInput, RunSummaryRepeat, RunSummaryTask,
 } from '../schemas/runSummary';
+import { RUN_SUMMARY_SCHEMA_VERSION } from './layout';
 import { collectFiles } from './files';
 import { readManifestDataset, readPreviousSummary, readRunConfig } from './identity';
 import { dirname, joinPath, normalizePath, PathRelator, relativePath, runSummaryPathFor } from './paths';
-import { firstTaskSource, preparedIdentity, readRows, readSchedule, Selection, type RepeatRecord, type RowsSummary, type TaskRecord } from './rows';
+import { firstTaskSource, preparedIdentity, readRows, readUnexpanded, readSchedule, Selection, type RepeatRecord, type RowsSummary, type TaskRecord } from './rows';
 import { readSignaturesSidecar, type OutputSignatures } from './signatures';
 import { MovedRoot, rootFromLogDirs, verifierPaths, type VerifierPaths } from './verification';
 
@@ -76,6 +77,12 @@ Promise<{ document: RunSummaryDocument; problems: Problem[] }> {
   const logDirs = new Set<string>();
   if (f.readable.rollouts) await readRows(ctx, f.readable.rollouts, 'result', sel, !schedulePath, acc, logDirs);
   if (f.readable.failures) await readRows(ctx, f.readable.failures, 'failure', sel, !schedulePath, acc, logDirs);
+  if (!schedulePath && sel.tasks.size === 0) {
+    // Nothing ran and nothing names the schedule (rule 12): the run's selection is its collated input, else its
+    // prepared rows, every repeat missing.
+    const inputs = f.files.collated ? f.paths.collated : f.files.rows ? f.paths.rows : null;
+    if (inputs) await readUnexpanded({ ...ctx, onBytes: undefined }, inputs, sel, config.numRepeats ?? 1);
+  }
   opts.onProgress?.(read, total);
   if (acc.notSelected > 0) {
     problems.push({ file: f.readable.rollouts ?? f.readable.failures ?? rollouts, severity: 'warning', code: 'row-not-selected',

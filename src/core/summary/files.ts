@@ -2,7 +2,8 @@
 // this run's (rules 8, 10, 11). Names follow the Gym code (nemo-gym-format §2.1).
 import type { FileStat, FsPort } from '../fs/port';
 import type { Problem } from '../model';
-import { type FileKey, type RunSummaryFiles, STALE_KEYS, type StaleKey } from '../schemas/runSummary';
+import type { RunSummaryFiles } from '../schemas/runSummary';
+import { type FileKey, STALE_KEYS, type StaleKey } from './layout';
 import { basename, dirname, joinPath, stemOf, withoutSuffix, type PathRelator } from './paths';
 import { healthReports } from './health';
 import { fileSignature, sameSignature, type OutputSignatures } from './signatures';

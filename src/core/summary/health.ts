@@ -9,7 +9,6 @@
 // folder.
 import type { FileStat, FsPort } from '../fs/port';
 import type { Problem } from '../model';
-import { QualitySummarySchema } from '../schemas/nemoGym';
 import { dirname, resolvePath, type PathRelator } from './paths';
 
 async function readJson(fs: FsPort, p: string): Promise<unknown> {
@@ -20,11 +19,11 @@ async function readJson(fs: FsPort, p: string): Promise<unknown> {
 export async function recordedSources(fs: FsPort, qualityPath: string): Promise<string[] | null> {
   let doc: unknown;
   try { doc = await readJson(fs, qualityPath); } catch { return null; }
-  const parsed = QualitySummarySchema.safeParse(doc);
-  if (!parsed.success) return null;
-  const r = parsed.data.run.rollouts;
-  if (r === undefined) return null;
-  const list = typeof r === 'string' ? [r] : r;
+  // QualitySummarySchema's shape, checked by hand so the writer loads without zod.
+  const run = doc && typeof doc === 'object' ? (doc as { run?: unknown }).run : undefined;
+  const r = run && typeof run === 'object' ? (run as { rollouts?: unknown }).rollouts : undefined;
+  const list = typeof r === 'string' ? [r] : Array.isArray(r) && r.every((x) => typeof x === 'string') ? (r as string[]) : null;
+  if (!list) return null;
   const base = dirname(qualityPath);
   return Promise.all(list.map((p) => fs.realpathDirs(resolvePath(base, p))));
 }

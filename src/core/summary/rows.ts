@@ -4,7 +4,6 @@
 import type { FsPort } from '../fs/port';
 import { jsonlLines } from '../jsonl';
 import type { Problem } from '../model';
-import { taskIdOf } from '../schemas/nemoGym';
 import { KeyPicker } from './scan';
 
 const META = new KeyPicker(['metadata']);
@@ -91,6 +90,13 @@ export interface ScanContext {
   onBytes?: (n: number) => void;
 }
 
+/** `_ng_task_id` / `task_id`: `{taskset, task_id}` or a plain string (as schemas/nemoGym's taskIdOf). */
+function taskIdOf(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  const id = v && typeof v === 'object' ? (v as { task_id?: unknown }).task_id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
@@ -175,6 +181,24 @@ export async function readSchedule(ctx: ScanContext, path: string, sel: Selectio
     r.input = inputOf(row.task_input);
   });
   return source;
+}
+
+/**
+ * Selects from un-expanded input rows (the collated input, else the prepared rows) when nothing else names the run's
+ * schedule: one task per distinct task id, in file order (index = `_ng_task_index` or that order), `repeats` each.
+ */
+export async function readUnexpanded(ctx: ScanContext, path: string, sel: Selection, repeats: number): Promise<void> {
+  let order = 0;
+  await scanFile(ctx, path, INPUT, (row) => {
+    const taskId = taskIdOf(row.task_id ?? row._ng_task_id);
+    if (taskId === undefined || sel.key(taskId, null)) return;
+    const index = int(row._ng_task_index) ?? order;
+    order++;
+    const ts = obj(row.task_id)?.taskset;
+    for (let r = 0; r < repeats; r++) {
+      sel.repeat(taskId, index, r, typeof ts === 'string' ? ts : null, true)!.input = inputOf(row.task_input);
+    }
+  });
 }
 
 export interface RowsSummary { taskSources: Set<string>; rows: number; notSelected: number; taskIndexes: Set<string> }

@@ -1,15 +1,13 @@
 // The bytes of a summary: stable key order (the documented layout; unknown keys after the known ones), 2-space indent,
-// trailing newline, UTF-8 (non-ASCII kept as is). Rewards are written as floats the way Python writes them (`1.0`,
+// trailing newline, UTF-8 (non-ASCII kept as is; undefined values left out). Rewards are written as floats the way Python writes them (`1.0`,
 // not `1`), so a document matches one written by NeMo Gym's own writer byte for byte. The CLI and the VS Code command
 // both write exactly serializeSummary(document).
-import { FILE_KEYS, REPEAT_KEYS, TOP_KEYS, type RunSummaryDocument } from '../schemas/runSummary';
+import type { RunSummaryDocument } from '../schemas/runSummary';
+import { FILE_KEYS, REPEAT_KEYS, TOP_KEYS } from './layout';
 
 const DATASET_KEYS = ['source', 'name', 'version', 'folder', 'digests'];
 const TASK_KEYS = ['task_id', 'task_index', 'repeats'];
 const INPUT_KEYS = ['digests', 'metadata'];
-const FLOAT_KEYS = new Set(['reward']);
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 function ordered(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -46,40 +44,15 @@ function orderDocument(doc: RunSummaryDocument): Record<string, unknown> {
 export function pyFloat(x: number): string {
   if (!Number.isFinite(x)) return 'null';
   if (Number.isInteger(x) && Math.abs(x) < 1e16) return x.toFixed(1);
-  const s = String(x);
-  return s.replace(/e([+-])(\d)$/, 'e$10$2');
+  return String(x).replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
-function write(v: unknown, indent: string, key: string | undefined, out: string[]): void {
-  if (v === null || v === undefined) { out.push('null'); return; }
-  if (typeof v === 'number') { out.push(key !== undefined && FLOAT_KEYS.has(key) ? pyFloat(v) : Number.isFinite(v) ? String(v) : 'null'); return; }
-  if (typeof v === 'string' || typeof v === 'boolean') { out.push(JSON.stringify(v)); return; }
-  const inner = `${indent}  `;
-  if (Array.isArray(v)) {
-    if (!v.length) { out.push('[]'); return; }
-    out.push('[\n');
-    v.forEach((item, i) => {
-      out.push(inner);
-      write(item, inner, undefined, out);
-      out.push(i < v.length - 1 ? ',\n' : '\n');
-    });
-    out.push(`${indent}]`);
-    return;
-  }
-  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
-  if (!entries.length) { out.push('{}'); return; }
-  out.push('{\n');
-  entries.forEach(([k, x], i) => {
-    out.push(`${inner}${JSON.stringify(k)}: `);
-    write(x, inner, k, out);
-    out.push(i < entries.length - 1 ? ',\n' : '\n');
-  });
-  out.push(`${indent}}`);
-}
+// `"reward": <number>` as JSON.stringify writes it (one per line with a 2-space indent); strings never match.
+const REWARD_LINE = /^(\s*"reward": )(-?\d+(?:\.\d+)?(?:e[+-]\d+)?)(,?)$/gm;
 
 export function serializeSummary(doc: RunSummaryDocument): string {
-  const out: string[] = [];
-  write(orderDocument(doc) as Json, '', undefined, out);
-  out.push('\n');
-  return out.join('');
+  // JSON.stringify is native and fast (a 40k-repeat document in tens of ms); only the rewards are then rewritten
+  // as Python floats.
+  const text = JSON.stringify(orderDocument(doc), null, 2);
+  return `${text.replace(REWARD_LINE, (_m, head: string, num: string, comma: string) => `${head}${pyFloat(Number(num))}${comma}`)}\n`;
 }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { FsPort } from '../fs/port';
 import type { Problem } from '../model';
-import { STALE_KEYS, type StaleKey } from '../schemas/runSummary';
+import { STALE_KEYS, type StaleKey } from './layout';
 import { basename, signaturesPathFor } from './paths';
 import { outputPaths } from './files';
 

@@ -49,7 +49,9 @@ test('generated variants: no rollouts, validate with no solution, stale outputs,
   const none = await summarise({ ...base, noRollouts: true });
   assert.equal(none.document.files.rollouts, null);
   assert.equal(none.document.files.materialized_inputs, null);
-  assert.deepEqual(none.document.tasks, [], 'no schedule and no rows: nothing selected');
+  // No schedule and no rows: the collated input selects (one repeat each, the config names no num_repeats).
+  assert.deepEqual(none.document.tasks.map((t) => [t.task_id, t.task_index, t.repeats.map((r) => [r.repeat, r.outcome])]),
+    base.tasks.map((t, i) => [t.id, i, [[0, 'missing']]]));
 
   const validate = await summarise({ ...base, validateNoSolution: true });
   assert.deepEqual(validate.document.tasks, []);

@@ -120,7 +120,7 @@ test('tooltips escape what runs wrote', () => {
   const a = (childrenOf(tasks[2], ctx()) as TreeNode[])[0];
   const md = tooltipOf(a) ?? '';
   assert.match(md, /`AgentTimeoutError`/);
-  assert.ok(!md.includes('<img'), 'raw HTML is escaped');
+  assert.ok(md.includes('\\<img') && !/[^\\]<img/.test(md), 'raw HTML is escaped');
   assert.ok(md.includes('\\*\\*bold\\*\\*'));
 });
 
@@ -128,7 +128,7 @@ test('JsonLocator places a jsonPath on its exact value, and a missing key on the
   const text = '{\n  "files": {"rollouts": null},\n  "missing_paths": [\n    "verifier/a",\n    "verifier/b"\n  ]\n}\n';
   const loc = new JsonLocator(text);
   assert.deepEqual(loc.spanOf(['missing_paths', 1]), { line: 4, character: 4, endLine: 4, endCharacter: 16 });
-  assert.deepEqual(loc.spanOf(['files', 'rollouts']), { line: 1, character: 25, endLine: 1, endCharacter: 29 });
+  assert.deepEqual(loc.spanOf(['files', 'rollouts']), { line: 1, character: 24, endLine: 1, endCharacter: 28 });
   assert.deepEqual(loc.spanOf(['files', 'nope'])?.line, 1);
   assert.equal(new JsonLocator('not json at all').spanOf(['x']), undefined);
 });

@@ -1,0 +1,60 @@
+// "Harbor: Write Run Summary" in the real workbench: on a NeMo Gym run that has no summary, it writes
+// `<stem>_run_summary.json` beside the rollouts, and the tree then shows the run read from that file (once).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { hasDriver, screenshot, until, workspaceRoot } from './helpers';
+import { api, runNodes, type HarborRunsApi } from './treeHelpers';
+
+interface WriteResult { path: string; error?: string; document?: { tasks?: unknown; missing_paths?: unknown[] } }
+
+suite('write run summary command', () => {
+  let a: HarborRunsApi;
+  suiteSetup(async () => { a = await api(); });
+
+  test('writes the summary of tb-smoke and the tree shows it', async () => {
+    const rollouts = path.join(workspaceRoot(), 'nemo-gym', 'tb-smoke', 'smoke.jsonl');
+    const summary = path.join(path.dirname(rollouts), 'smoke_run_summary.json');
+    assert.ok(fs.existsSync(rollouts), 'the example rollouts file exists');
+    fs.rmSync(summary, { force: true });
+    await a.refresh();
+    const virtual = a.store.runForFile(rollouts);
+    assert.ok(virtual?.summaryIsVirtual, 'before: the run is read from its rollouts (no summary yet)');
+    const nRuns = (await runNodes(a)).length;
+
+    const result = await vscode.commands.executeCommand<WriteResult>('harborRuns.writeRunSummary', vscode.Uri.file(rollouts));
+    assert.ok(result, 'the command returns what it wrote');
+    assert.equal(result.error, undefined);
+    assert.equal(result.path, summary);
+    const doc = JSON.parse(fs.readFileSync(summary, 'utf8')) as { tasks?: unknown; files?: { rollouts?: unknown } };
+    assert.equal(doc.files?.rollouts, 'smoke.jsonl', 'paths are relative to the summary');
+    assert.ok(doc.tasks, 'the document lists the tasks');
+    assert.equal(fs.readdirSync(path.dirname(summary)).filter((f) => f.endsWith('.tmp')).length, 0, 'no temp file left');
+
+    await a.whenIdle();
+    const run = await until(() => {
+      const r = a.store.runForFile(summary);
+      return r && !r.summaryIsVirtual ? r : undefined;
+    }, { message: 'the store reads the written summary' });
+    assert.equal(run.anchor, summary);
+    const nodes = await runNodes(a);
+    assert.equal(nodes.length, nRuns, 'the written summary replaces the virtual run, no duplicate');
+    const node = nodes.find((n) => n.kind === 'run' && n.run.id === run.id);
+    assert.ok(node, 'the run is in the tree');
+    assert.match(a.getTreeItem(node).contextValue ?? '', /\+summary/);
+    assert.doesNotMatch(String(a.getTreeItem(node).description), /no summary/);
+    await until(() => a.treeView.selection.some((s) => s.id === node.id), { message: 'the run is revealed and selected', timeout: 5000 });
+    if (hasDriver()) await screenshot('summary-command-revealed');
+  });
+
+  test('a missing rollouts file is reported, not thrown', async () => {
+    const missing = path.join(workspaceRoot(), 'nemo-gym', 'nowhere', 'none.jsonl');
+    const result = await vscode.commands.executeCommand<WriteResult>('harborRuns.writeRunSummary', vscode.Uri.file(missing));
+    assert.ok(result);
+    // The writer never throws: a run that wrote no rollouts still gets a summary that says so (rule 12).
+    if (!result.error) assert.ok(fs.existsSync(result.path));
+    fs.rmSync(path.dirname(missing), { recursive: true, force: true });
+    await a.refresh();
+  });
+});

@@ -1,0 +1,92 @@
+// The extension's model holder under plain Node: lazy load through the core, a deleted verifier folder turns into a
+// flag after a (debounced) change, a new run in the folder appears, the run's own files do not trigger rediscovery.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { NodeFs } from '../../../src/core/fs/nodeFs';
+import { RunStore, type StoreChange } from '../../../src/runStore';
+import { generateNemoRun, nemoEveryCase } from '../../../scripts/sample-runs/nemoGym';
+import { generateHarborJob } from '../../../scripts/sample-runs/harborJob';
+import { harborEveryCase } from '../../../scripts/sample-runs/harborSpec';
+
+async function setup() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-store-')).split(path.sep).join('/');
+  const gen = await generateNemoRun(path.join(root, 'tb-mini'), nemoEveryCase());
+  const changes: StoreChange[] = [];
+  const store = new RunStore({
+    fs: new NodeFs(), folders: () => [{ path: root, name: 'ws' }], filters: () => ({ include: [], exclude: [] }), debounceMs: 20, maxWaitMs: 100,
+  });
+  store.onDidChange((e) => changes.push(e));
+  return { root, gen, store, changes, done: () => { store.dispose(); fs.rmSync(root, { recursive: true, force: true }); } };
+}
+
+test('loads lazily, once; a deleted verifier folder becomes missing evidence after the change settles', async () => {
+  const { store, changes, done } = await setup();
+  try {
+    assert.equal(store.isLoaded, false);
+    assert.deepEqual(store.runs(), []);
+    await Promise.all([store.ensureLoaded(), store.ensureLoaded()]);
+    assert.equal(store.isLoaded, true);
+    assert.equal(changes.length, 1);
+    const run = store.runs().find((r) => r.kind === 'nemo-gym');
+    assert.ok(run, 'the NeMo run was found');
+    const attempt = run.tasks.flatMap((t) => t.attempts).find((a) => a.dir && fs.existsSync(a.dir) && a.missing.length === 0);
+    assert.ok(attempt?.dir, 'an attempt with a verifier folder on disk');
+    fs.rmSync(attempt.dir, { recursive: true });
+    store.notePathsChanged([attempt.dir, `${path.dirname(attempt.dir)}/.x.123.abc.tmp`]);
+    await store.whenIdle();
+    const after = store.get(run.id);
+    assert.ok(after && after !== run, 'the run was re-read');
+    const again = after.tasks.flatMap((t) => t.attempts).find((a) => a.id === attempt.id);
+    assert.ok(again && again.missing.includes(attempt.dir), `the folder is flagged missing: ${JSON.stringify(again?.missing)}`);
+    assert.deepEqual(changes.at(-1), { runIds: [run.id] }, 'only that run changed');
+  } finally {
+    done();
+  }
+});
+
+test('a new run written into the folder appears; a vanished one goes', async () => {
+  const { root, store, done } = await setup();
+  try {
+    await store.ensureLoaded();
+    const before = store.runs().length;
+    const second = await generateNemoRun(path.join(root, 'second'), { ...nemoEveryCase(), stem: 'other' });
+    store.notePathsChanged([second.rolloutsPath]);
+    await store.whenIdle();
+    assert.equal(store.runs().length, before + 1);
+    assert.ok(store.runForFile(second.rolloutsPath), 'the new run is known by its rollouts file');
+    fs.rmSync(path.join(root, 'second'), { recursive: true });
+    store.notePathsChanged([path.join(root, 'second')]);
+    await store.whenIdle();
+    assert.equal(store.runs().length, before);
+  } finally {
+    done();
+  }
+});
+
+test('a watched job that finishes fires one completion (running → complete)', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-store-job-')).split(path.sep).join('/');
+  const store = new RunStore({ fs: new NodeFs(), folders: () => [{ path: root, name: 'ws' }], filters: () => ({ include: [], exclude: [] }), debounceMs: 20 });
+  try {
+    const job = await generateHarborJob(path.join(root, 'jobs'), harborEveryCase());
+    await store.ensureLoaded();
+    const run = store.runs().find((r) => r.kind === 'harbor-job');
+    assert.equal(run?.state, 'running', 'the example job is still running');
+    const completions: string[] = [];
+    store.onRunCompleted((e) => completions.push(`${e.from}→${e.run.state}`));
+    const resultPath = path.join(job.jobDir, 'result.json');
+    const result = JSON.parse(fs.readFileSync(resultPath, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(resultPath, JSON.stringify({ ...result, finished_at: '2026-08-21T15:00:00' }));
+    store.notePathsChanged([resultPath]);
+    await store.whenIdle();
+    assert.deepEqual(completions, ['running→complete']);
+    store.notePathsChanged([resultPath]);
+    await store.whenIdle();
+    assert.deepEqual(completions, ['running→complete'], 'not twice');
+  } finally {
+    store.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
