@@ -78,7 +78,9 @@ export class RunDiagnostics implements vscode.Disposable {
    */
   private async placed(run: Run, p: Problem): Promise<Problem> {
     if (run.kind !== 'harbor-job' || (await this.fs.stat(p.file))) return p;
-    const dir = run.tasks.flatMap((t) => t.attempts).find((a) => a.dir && p.file.startsWith(`${a.dir}/`))?.dir;
+    // A trial is a folder directly under the job folder.
+    const rel = p.file.startsWith(`${run.root}/`) ? p.file.slice(run.root.length + 1) : '';
+    const dir = rel.includes('/') ? `${run.root}/${rel.split('/')[0]}` : undefined;
     for (const target of dir ? [`${dir}/result.json`, dir] : [`${run.root}/result.json`, run.root]) {
       if (await this.fs.stat(target)) return { ...p, file: target, line: undefined, column: undefined, jsonPath: undefined };
     }

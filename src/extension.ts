@@ -75,6 +75,10 @@ export function activate(context: vscode.ExtensionContext): HarborRunsApi {
         else if (pick === "Don't Show Again") await vscode.workspace.getConfiguration('harborRuns').update('notifyOnCompletion', false, vscode.ConfigurationTarget.Global);
       });
     }),
+    // Opening a summary is asking about runs: load them so its Problems entries appear without the view.
+    vscode.workspace.onDidOpenTextDocument((doc) => {
+      if (!store.isLoaded && doc.uri.scheme === 'file' && doc.uri.path.endsWith('_run_summary.json')) void store.ensureLoaded();
+    }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       if (store.isLoaded) void store.reload();
       if (watching) watchers.update();

@@ -2,6 +2,7 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 
 export function waitForWorkbench(page: Page, timeout?: number): Promise<void>;
+export function widenSideBar(page: Page, width: number): Promise<void>;
 export function activityItem(page: Page, title: string): Locator;
 export function openView(page: Page, container: string, view: string, timeout?: number): Promise<Locator>;
 export function treeRow(page: Page, label: string | RegExp): Locator;

@@ -11,6 +11,18 @@ async function waitForWorkbench(page, timeout) {
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeout || 60000 });
 }
 
+/** Drags the side bar's edge so that it is `width` px wide (long run labels stay readable in screenshots). */
+async function widenSideBar(page, width) {
+  const box = await page.locator('.part.sidebar').boundingBox().catch(() => null);
+  if (!box || box.width >= width) return;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width + 1, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 5 });
+  await page.mouse.up();
+  await page.mouse.move(box.x + width + 300, y);
+}
+
 /** The activity-bar entry of a view container, by its title ("Harbor"). */
 function activityItem(page, title) {
   return page.locator(`.activitybar .action-item a.action-label[aria-label^="${title}"]`).first();
@@ -30,6 +42,7 @@ async function openView(page, container, view, timeout) {
     await page.mouse.move(700, 500); // no hover tooltip over the icon in screenshots
   }
   await shown.waitFor({ state: 'visible', timeout: t });
+  await widenSideBar(page, 560);
   const header = page.locator('.sidebar .pane-header:visible', { hasText: view }).first();
   if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'false') await header.click();
   return shown;
@@ -176,6 +189,6 @@ async function handleHook(page, line, dirs) {
 }
 
 module.exports = {
-  waitForWorkbench, activityItem, openView, treeRow, treeItem, treeRowTexts, expand, collapse, webviewLocator, webviewFrame, openProblems,
+  waitForWorkbench, widenSideBar, activityItem, openView, treeRow, treeItem, treeRowTexts, expand, collapse, webviewLocator, webviewFrame, openProblems,
   runCommand, handleHook, textMatcher,
 };

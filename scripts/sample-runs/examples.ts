@@ -47,7 +47,7 @@ export async function generateExamples(outDir: string): Promise<string[]> {
   const main = await generateNemoRun(path.join(nemoDir, 'tb-mini'), spec);
   written.push(path.dirname(main.rolloutsPath));
   // The main run's summary, as `gym eval run` would leave it (written after the health reports: T0+6).
-  const summary = await writeRunSummary(new NodeFs(), main.rolloutsPath, { skipped: main.skipped, identity: { target: spec.target ?? null } });
+  const summary = await writeRunSummary(new NodeFs(), main.rolloutsPath, { skipped: main.skipped, identity: main.identity });
   if (summary.error) throw new Error(summary.error);
   fs.utimesSync(summary.path, NEMO_T0 + 6, NEMO_T0 + 6);
   const smoke = await generateNemoRun(path.join(nemoDir, 'tb-smoke'), nemoSmoke());

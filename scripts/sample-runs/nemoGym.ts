@@ -27,6 +27,8 @@ export interface NemoRunResult {
   unvalidated: Record<string, string>;
   /** The verifier log folders written (absolute). */
   verifierDirs: string[];
+  /** What the CLI knows of the run besides its files (a summary's target / agent / taskset). */
+  identity: { target: string; agent: string; taskset: string };
 }
 
 const GARBAGE = [
@@ -52,7 +54,9 @@ export async function generateNemoRun(dir: string, spec: NemoRunSpec, opts: { se
   const mtimes: [string, number][] = [];
   const put = (key: string, file: string, mtime: number) => { files[key] = file; mtimes.push([file, mtime]); };
   const rolloutsPath = path.join(abs, `${stem}.jsonl`);
-  const result: NemoRunResult = { rolloutsPath, files, skipped: { ...(spec.skipped ?? {}) }, unvalidated: {}, verifierDirs: [] };
+  const target = spec.target ?? (validate ? `datasets/${ts}` : `harbor:${ts}@1.0`);
+  const result: NemoRunResult = { rolloutsPath, files, skipped: { ...(spec.skipped ?? {}) }, unvalidated: {}, verifierDirs: [],
+    identity: { target, agent: harness, taskset: ts } };
   fs.mkdirSync(abs, { recursive: true });
 
   const timeouts = [900, 600, 900, 1200];

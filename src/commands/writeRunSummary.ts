@@ -73,7 +73,9 @@ async function reloadRunOf(ctx: CommandContext, rollouts: string, summaryPath: s
   const store = ctx.store;
   await store.ensureLoaded();
   const old = store.runForFile(rollouts) ?? store.runForFile(summaryPath);
-  if (old) await store.refreshRun(old.id);
+  // A run already read from this summary is re-read; a virtual one (read from the rollouts) is replaced by
+  // the summary's run when the folder is re-discovered.
+  if (old && !old.summaryIsVirtual) await store.refreshRun(old.id);
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(summaryPath));
   if (folder) await store.reloadFolder(folder.uri.fsPath);
   await store.whenIdle();

@@ -42,6 +42,19 @@ suite('missing paths: diagnostics and decorations', () => {
     }
   });
 
+  test('Harbor: a file missing from a trial is a Problems entry on the trial\'s result.json', async () => {
+    const job = (await runNodes(a)).find((n) => n.kind === 'run' && n.run.kind === 'harbor-job');
+    assert.ok(job && job.kind === 'run');
+    const missing = job.run.problems.find((p) => p.code === 'missing-path' && !fs.existsSync(p.file) && p.file.startsWith(`${job.run.root}/`) && p.file.slice(job.run.root.length + 1).includes('/'));
+    assert.ok(missing, 'the example job has a trial with a missing file');
+    const trialDir = path.join(job.run.root, missing.file.slice(job.run.root.length + 1).split('/')[0]);
+    const resultUri = vscode.Uri.file(path.join(trialDir, 'result.json'));
+    const target = fs.existsSync(resultUri.fsPath) ? resultUri : vscode.Uri.file(trialDir);
+    await until(() => vscode.languages.getDiagnostics(target).some((d) => d.source === 'harbor-runs' && d.message === missing.message),
+      { message: `a diagnostic on ${target.fsPath}` });
+    assert.equal(vscode.languages.getDiagnostics(vscode.Uri.file(missing.file)).length, 0, 'none on the file that is not there');
+  });
+
   test('missing items carry a flag decoration: a missing attempt and a missing verifier folder', async () => {
     const run = (await runNodes(a)).find((n) => n.kind === 'run' && n.run.anchor === summary);
     assert.ok(run, 'the tb-mini run, read from its summary');

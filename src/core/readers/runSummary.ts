@@ -204,17 +204,23 @@ async function readRepeat(
 ): Promise<RepeatResult> {
   const raw = r.raw;
   const who = `${t.taskId} #${r.repeat + 1}`;
-  const ev = await repeatEvidence(fs, doc, root, raw, r.jsonPath, who);
-  const named = [...ev.missing];
-  for (const m of Array.isArray(raw.missing) ? raw.missing : []) {
-    if (typeof m === 'string') named.push(resolveRel(root, m));
-  }
   const failure: FailureDetail = {};
   const fk = str(raw.failure_kind); if (fk) failure.kind = fk;
   const fr = str(raw.failure_reason); if (fr) failure.reason = fr;
   const fc = str(raw.failure_class); if (fc) failure.class = fc;
   const fs_ = str(raw.failure_stage); if (fs_) failure.stage = fs_;
   const ft = bool(raw.failure_terminal); if (ft !== null) failure.terminal = ft;
+  const sourceOutcome = str(raw.outcome) ?? '';
+  const outcome = classifyNemoRepeat({
+    sourceOutcome, reward: num(raw.reward), failureKind: fk, failureClass: fc, failureStage: fs_,
+    agentTimedOut: bool(raw.agent_timed_out),
+  });
+  // A passed attempt's ctrf.json lists no failures worth reading; reading only the others keeps big runs fast.
+  const ev = await repeatEvidence(fs, doc, root, raw, r.jsonPath, who, { readCtrf: outcome !== 'passed' });
+  const named = [...ev.missing];
+  for (const m of Array.isArray(raw.missing) ? raw.missing : []) {
+    if (typeof m === 'string') named.push(resolveRel(root, m));
+  }
   const details: Record<string, string | number | boolean | null> = {};
   const mode = str(raw.verifier_mode); if (mode) details.verifier_mode = mode;
   const mask = bool(raw.mask_sample); if (mask !== null) details.mask_sample = mask;
@@ -227,11 +233,6 @@ async function readRepeat(
   if (meta.length > 1) details.turns = meta.length;
   const first = isObj(meta[0]) ? meta[0] : undefined;
   if (first) for (const [k, v] of Object.entries(first)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') details[k] = v;
-  const sourceOutcome = str(raw.outcome) ?? '';
-  const outcome = classifyNemoRepeat({
-    sourceOutcome, reward: num(raw.reward), failureKind: fk, failureClass: fc, failureStage: fs_,
-    agentTimedOut: bool(raw.agent_timed_out),
-  });
   // A masked, failed or missing repeat was never measured: its reward is null, never the 0.0 a masked row carries.
   const reward = outcome === 'infra-error' || outcome === 'missing' ? null : num(raw.reward);
   if (reward === null && num(raw.reward) !== null) details.row_reward = num(raw.reward);

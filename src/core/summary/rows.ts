@@ -5,6 +5,7 @@ import type { FsPort } from '../fs/port';
 import { jsonlLines } from '../jsonl';
 import type { Problem } from '../model';
 import { KeyPicker } from './scan';
+import { forEachLine } from './lines';
 
 const META = new KeyPicker(['metadata']);
 const RESULT = new KeyPicker([
@@ -112,23 +113,23 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
   let reported = 0;
   const add = (p: Problem) => { if (reported++ < MAX_PROBLEMS_PER_FILE) ctx.problems.push(p); };
   try {
-    for await (const { line, bytes, terminated } of jsonlLines(ctx.fs, path)) {
+    await forEachLine(ctx.fs, path, (bytes, line, terminated) => {
       ctx.onBytes?.(bytes.length + 1);
       if ((line & 255) === 0 && ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('cancelled');
+      let k = 0;
+      while (k < bytes.length && (bytes[k] === 32 || bytes[k] === 9 || bytes[k] === 13)) k++;
+      if (k === bytes.length) return;
       let row: Record<string, unknown>;
       try {
-        let k = 0;
-        while (k < bytes.length && (bytes[k] === 32 || bytes[k] === 9 || bytes[k] === 13)) k++;
-        if (k === bytes.length) continue;
         row = picker.pick(bytes);
       } catch (e) {
         add(terminated
           ? { file: path, line, severity: 'error', code: 'parse-error', message: `line ${line} is not a valid JSON object: ${(e as Error).message}` }
           : { file: path, line, severity: 'info', code: 'incomplete-tail', message: `line ${line} is incomplete (no newline yet): the file is probably still being written` });
-        continue;
+        return;
       }
       onRow(row, line);
-    }
+    });
   } catch (e) {
     if (ctx.signal?.aborted) throw e;
     add({ file: path, severity: 'error', code: 'unreadable', message: `cannot read ${path}: ${(e as Error).message}` });

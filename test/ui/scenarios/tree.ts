@@ -43,6 +43,7 @@ export const scenario: Scenario = {
     await ctx.until(async () => /test-stdout\.txt/.test((await tab.getAttribute('aria-label')) ?? ''), 'test-stdout.txt is the active editor tab');
     const aria = (await tab.getAttribute('aria-label')) ?? '';
     if (!/preview/i.test(aria) && !/\bitalic\b/.test((await tab.getAttribute('class')) ?? '')) throw new Error(`the tab is not a preview: ${aria}`);
+    await ctx.until(async () => ((await page.locator('.editor-instance .view-lines').first().textContent().catch(() => '')) ?? '').length > 0, 'the file\'s text is shown');
     await ctx.shot('4-test-stdout-open');
 
     // A missing attempt: red "!" badge, label in the error colour.

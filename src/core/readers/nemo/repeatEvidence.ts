@@ -2,7 +2,7 @@
 // the summary's folder and checked on disk now (a file deleted since the summary was written is flagged), the
 // ctrf.json of the verifier folder when there is one, and the paths the summary itself lists as missing.
 import * as path from 'node:path';
-import type { FsPort } from '../../fs/port';
+import type { EntryType, FsPort } from '../../fs/port';
 import type { Evidence, EvidenceKind, Problem } from '../../model';
 import { readCtrfFailedTests } from '../ctrf';
 import { problemAt, type JsonDocument } from '../jsonFile';
@@ -52,16 +52,30 @@ export async function repeatEvidence(
   raw: Record<string, unknown>,
   jsonPath: JsonPath,
   who: string,
+  opts: { readCtrf?: boolean } = {},
 ): Promise<RepeatEvidence> {
   const evidence: Evidence[] = [];
   const missing: string[] = [];
   const problems: Problem[] = [];
   let dir: string | undefined;
+  // The files of a verification sit in its log folder: one listing of it answers for all of them.
+  const logsRel = str(raw.verifier_logs);
+  const logsAbs = logsRel ? resolveRel(root, logsRel) : undefined;
+  const logsStat = logsAbs ? await fs.stat(logsAbs) : undefined;
+  const listing = logsAbs && logsStat?.type === 'dir' ? new Map(await fs.readDir(logsAbs)) : undefined;
+  const look = async (abs: string): Promise<{ type: EntryType } | undefined> => {
+    if (abs === logsAbs) return logsStat;
+    if (listing && path.posix.dirname(abs) === logsAbs) {
+      const type = listing.get(path.posix.basename(abs));
+      return type ? { type } : undefined;
+    }
+    return fs.stat(abs);
+  };
   for (const f of FIELDS) {
     const rel = str(raw[f.key]);
     if (!rel) continue;
     const abs = resolveRel(root, rel);
-    const st = await fs.stat(abs);
+    const st = await look(abs);
     const present = st !== undefined;
     const ev: Evidence = { kind: f.kind, label: abs.split('/').pop() || rel, path: abs, isDir: st ? st.type === 'dir' : f.isDir, present };
     if (f.key === 'verifier_logs') {
@@ -77,8 +91,8 @@ export async function repeatEvidence(
     evidence.push(ev);
     if (f.key === 'verifier_logs' && present && ev.isDir) {
       const ctrfPath = `${abs}/ctrf.json`;
-      if ((await fs.stat(ctrfPath))?.type === 'file') {
-        const failedTests = await readCtrfFailedTests(fs, ctrfPath);
+      if ((await look(ctrfPath))?.type === 'file') {
+        const failedTests = opts.readCtrf === false ? undefined : await readCtrfFailedTests(fs, ctrfPath);
         evidence.push({ kind: 'ctrf', label: 'ctrf.json', path: ctrfPath, isDir: false, present: true, ...(failedTests ? { failedTests } : {}) });
       }
     }
