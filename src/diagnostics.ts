@@ -20,6 +20,7 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
 export class RunDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   private readonly locators = new Map<string, { key: string; locator: JsonLocator | undefined }>();
+  private readonly perRun = new WeakMap<Run, { key: string; file: string; diagnostic: vscode.Diagnostic }[]>();
   private readonly sub: { dispose(): void };
   private running: Promise<void> = Promise.resolve();
   private dirty = false;
@@ -87,23 +88,35 @@ export class RunDiagnostics implements vscode.Disposable {
     return p;
   }
 
+  /** One run's entries, computed once per run object (a re-read run is a new object). */
+  private async entriesOf(run: Run): Promise<{ key: string; file: string; diagnostic: vscode.Diagnostic }[]> {
+    const hit = this.perRun.get(run);
+    if (hit) return hit;
+    const out: { key: string; file: string; diagnostic: vscode.Diagnostic }[] = [];
+    for (const raw of run.problems) {
+      if (!raw.file) continue;
+      const p = await this.placed(run, raw);
+      const key = `${p.file}\u0000${p.code}\u0000${p.message}\u0000${(p.jsonPath ?? []).join('/')}\u0000${p.line ?? ''}`;
+      const s = await this.spanOf(p);
+      const d = new vscode.Diagnostic(new vscode.Range(s.line, s.character, s.endLine, s.endCharacter), p.message, SEVERITY[p.severity] ?? vscode.DiagnosticSeverity.Warning);
+      d.source = DIAGNOSTIC_SOURCE;
+      d.code = p.code;
+      out.push({ key, file: p.file, diagnostic: d });
+    }
+    this.perRun.set(run, out);
+    return out;
+  }
+
   private async update(runs: Run[]): Promise<void> {
     const byFile = new Map<string, vscode.Diagnostic[]>();
     const seen = new Set<string>();
     for (const run of runs) {
-      for (const raw of run.problems) {
-        if (!raw.file) continue;
-        const p = await this.placed(run, raw);
-        const key = `${p.file}\u0000${p.code}\u0000${p.message}\u0000${(p.jsonPath ?? []).join('/')}\u0000${p.line ?? ''}`;
-        if (seen.has(key)) continue;
+      for (const { key, file, diagnostic } of await this.entriesOf(run)) {
+        if (seen.has(key)) continue; // two runs can name the same problem (a shared file)
         seen.add(key);
-        const s = await this.spanOf(p);
-        const d = new vscode.Diagnostic(new vscode.Range(s.line, s.character, s.endLine, s.endCharacter), p.message, SEVERITY[p.severity] ?? vscode.DiagnosticSeverity.Warning);
-        d.source = DIAGNOSTIC_SOURCE;
-        d.code = p.code;
-        let list = byFile.get(p.file);
-        if (!list) { list = []; byFile.set(p.file, list); }
-        list.push(d);
+        let list = byFile.get(file);
+        if (!list) { list = []; byFile.set(file, list); }
+        list.push(diagnostic);
       }
     }
     this.collection.clear();

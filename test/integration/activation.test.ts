@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, activated, hasDriver, screenshot } from './helpers';
+import type { HarborRunsApi } from '../../src/extension';
+import { EXTENSION_ID, activated, hasDriver, screenshot, ui, until } from './helpers';
 
 interface Manifest {
   contributes?: { commands?: { command: string }[]; views?: Record<string, { id: string }[]> };
@@ -44,5 +45,17 @@ suite('activation', () => {
       const file = await screenshot('activation-views');
       assert.ok(file && fs.statSync(file).size > 0, 'the screenshot was written');
     }
+  });
+
+  test('a real click on the Harbor activity-bar icon shows the Runs view', async function () {
+    if (!hasDriver()) this.skip(); // needs the code-shim's Playwright driver
+    const { treeView } = (await activated<HarborRunsApi>()).exports;
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await until(() => !treeView.visible, { message: 'the Runs view stays visible after closing the side bar' });
+    const r = await ui('activation-harbor-icon', 'click', '.activitybar .action-item a.action-label[aria-label^="Harbor"]');
+    assert.equal(r?.ok, true, `the driver could not click the icon: ${r?.error}`);
+    await until(() => treeView.visible, { message: 'the Runs view did not appear after the click' });
+    const shot = await screenshot('activation-harbor-icon-clicked');
+    assert.ok(shot && fs.statSync(shot).size > 0);
   });
 });

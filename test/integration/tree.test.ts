@@ -88,6 +88,22 @@ suite('runs tree', () => {
     assert.ok(attempts.length > 0 && attempts.every((n) => n.kind === 'attempt'));
   });
 
+  test('harborRuns.include narrows discovery; nothing found leaves the tree empty for the welcome view', async () => {
+    const cfg = vscode.workspace.getConfiguration('harborRuns');
+    try {
+      await cfg.update('include', ['harbor/**'], vscode.ConfigurationTarget.Workspace);
+      await until(async () => { await a.whenIdle(); return a.store.runs().length > 0 && a.store.runs().every((r) => r.kind === 'harbor-job'); },
+        { message: 'only the Harbor job is left', timeout: 15_000 });
+      await cfg.update('include', ['no-such-folder/**'], vscode.ConfigurationTarget.Workspace);
+      await until(async () => { await a.whenIdle(); return a.store.runs().length === 0; }, { message: 'no run is left', timeout: 15_000 });
+      assert.deepEqual(await a.getChildren(), [], 'an empty tree shows the welcome content');
+      if (hasDriver()) await screenshot('tree-welcome');
+    } finally {
+      await cfg.update('include', undefined, vscode.ConfigurationTarget.Workspace);
+      await until(async () => { await a.whenIdle(); return a.store.runs().length > 1; }, { message: 'the runs are back', timeout: 15_000 });
+    }
+  });
+
   test('ids survive a refresh; a filter shows in the view message and narrows the tasks', async () => {
     const before = (await runNodes(a)).map((n) => a.getTreeItem(n).id).sort();
     await a.refresh();

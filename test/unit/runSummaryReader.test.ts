@@ -43,7 +43,8 @@ function makeRun(over: Obj = {}): { dir: string; summary: string; doc: Obj } {
     write(`${dir}/verifier/${sid}/reward.txt`, '1');
     write(`${dir}/verifier/${sid}/trajectory.json`, '{}');
   }
-  write(`${dir}/verifier/s-hello-0/ctrf.json`, { results: { tests: [
+  write(`${dir}/verifier/s-hello-0/ctrf.json`, { results: { tests: [{ name: 't::ok', status: 'passed' }] } });
+  write(`${dir}/verifier/s-fix-0/ctrf.json`, { results: { tests: [
     { name: 't::ok', status: 'passed' }, { name: 't::bad', status: 'failed', message: 'assert 1 == 2' }] } });
   write(`${dir}/rollouts.jsonl`, '');
   write(`${dir}/rollouts_failures.jsonl`, '');
@@ -120,14 +121,20 @@ test('identity, label, files and outcomes of a summary', async () => {
 test('evidence is resolved against the summary folder, checked on disk, with the ctrf failures', async () => {
   const { dir, summary } = makeRun();
   const run = await readRunSummary(nfs, summary);
-  const a = attempt(run, 'hello', 0);
-  assert.equal(a.dir, `${dir}/verifier/s-hello-0`);
-  assert.deepEqual(a.evidence.map((e) => [e.kind, e.present]), [
-    ['verifier-logs', true], ['ctrf', true], ['test-stdout', true], ['reward-file', true], ['trajectory', true]]);
+  const a = attempt(run, 'fix', 0);
+  assert.equal(a.dir, `${dir}/verifier/s-fix-0`);
+  assert.deepEqual(a.evidence.map((e) => [e.kind, e.present, e.path]), [
+    ['verifier-logs', true, `${dir}/verifier/s-fix-0`], ['ctrf', true, `${dir}/verifier/s-fix-0/ctrf.json`],
+    ['test-stdout', true, `${dir}/verifier/s-fix-0/test-stdout.txt`], ['reward-file', true, `${dir}/verifier/s-fix-0/reward.txt`],
+    ['trajectory', true, `${dir}/verifier/s-fix-0/trajectory.json`]]);
   const ctrf = a.evidence.find((e) => e.kind === 'ctrf');
   assert.deepEqual(ctrf?.failedTests, [{ name: 't::bad', message: 'assert 1 == 2' }]);
-  assert.equal(attempt(run, 'hello', 1).evidence.some((e) => e.kind === 'ctrf'), false);
   assert.deepEqual(a.missing, []);
+  // A passed attempt shows its ctrf.json without reading it; a folder without one shows none.
+  const passed = attempt(run, 'hello', 0).evidence.find((e) => e.kind === 'ctrf');
+  assert.equal(passed?.present, true);
+  assert.equal(passed?.failedTests, undefined);
+  assert.equal(attempt(run, 'hello', 1).evidence.some((e) => e.kind === 'ctrf'), false);
 });
 
 test('health verdicts are linked by task index and repeat', async () => {

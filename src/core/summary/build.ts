@@ -210,11 +210,16 @@ async function buildTasks(fs: FsPort, rel: PathRelator, root: MovedRoot, sel: Se
     const slots = repeats.map((rec) => { const j: { rec: RepeatRecord; out?: RunSummaryRepeat } = { rec }; jobs.push(j); return j; });
     return { t, slots };
   });
-  for (let i = 0; i < jobs.length; i += VERIFY_CONCURRENCY) {
+  // Only a row that names a verifier folder needs the disk; the rest are built synchronously.
+  const withFolder: typeof jobs = [];
+  for (const j of jobs) {
+    if (j.rec.result?.logsDir) withFolder.push(j);
+    else j.out = repeatEntry(j.rec, null);
+  }
+  for (let i = 0; i < withFolder.length; i += VERIFY_CONCURRENCY) {
     throwIfAborted(signal);
-    await Promise.all(jobs.slice(i, i + VERIFY_CONCURRENCY).map(async (j) => {
-      const paths = j.rec.result ? await verifierPaths(fs, rel, root, j.rec.result.logsDir) : null;
-      j.out = repeatEntry(j.rec, paths);
+    await Promise.all(withFolder.slice(i, i + VERIFY_CONCURRENCY).map(async (j) => {
+      j.out = repeatEntry(j.rec, await verifierPaths(fs, rel, root, j.rec.result!.logsDir));
     }));
   }
   return tasks.map(({ t, slots }) => ({ task_id: t.taskId, task_index: t.taskIndex, repeats: slots.map((s) => s.out!) }));

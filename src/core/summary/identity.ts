@@ -5,6 +5,7 @@
 import type { FsPort } from '../fs/port';
 import type { Problem } from '../model';
 import { joinPath } from './paths';
+import { KeyPicker } from './scan';
 import { parseSimpleYaml, runConfigIdentity, type RunConfigIdentity } from './runConfig';
 
 export interface PreviousSummary {
@@ -15,6 +16,8 @@ export interface PreviousSummary {
   skipped?: Record<string, string>;
   unvalidated?: Record<string, string>;
 }
+
+const PREVIOUS_KEYS = new KeyPicker(['target', 'taskset', 'agent', 'dataset', 'skipped', 'unvalidated']);
 
 const strOrNull = (v: unknown): string | null | undefined => (typeof v === 'string' ? v : v === null ? null : undefined);
 
@@ -42,7 +45,8 @@ export async function readPreviousSummary(fs: FsPort, summaryPath: string, probl
   const st = await fs.stat(summaryPath);
   if (!st || st.type !== 'file') return undefined;
   let doc: unknown;
-  try { doc = JSON.parse(new TextDecoder().decode(await fs.readFile(summaryPath))); } catch (e) {
+  // Only the identity keys are taken: the (possibly large) task list is skipped without being parsed.
+  try { doc = PREVIOUS_KEYS.pick(await fs.readFile(summaryPath), true); } catch (e) {
     problems.push({ file: summaryPath, severity: 'warning', code: 'previous-summary-unreadable',
       message: `the previous summary does not parse (${(e as Error).message}): its identity is not kept` });
     return undefined;

@@ -6,7 +6,7 @@ export {
   outputSignatures, fileSignature, parseSignatures, readSignaturesSidecar, signaturesSidecar,
   type OutputSignatures, type FileSignature, type SignaturesSidecar,
 } from './signatures';
-export { serializeSummary } from './serialize';
+export { serializeSummary, serializeSummaryBytes } from './serialize';
 export { recordedSources, aggregationShards } from './health';
 export { outputPaths, runFilePaths } from './files';
 export type { RunSummaryDocument } from '../schemas/runSummary';

@@ -23,7 +23,8 @@ export async function forEachLine(fs: FsPort, path: string,
       if (r.done) break;
       // Read-ahead: the next chunk is requested now. This relies on a yielded chunk staying valid after the next
       // request (NodeFs allocates a buffer per chunk).
-      const chunk: Uint8Array = r.value;
+      // A plain Uint8Array view: its subarray/indexOf are cheaper than Buffer's.
+      const chunk = new Uint8Array(r.value.buffer, r.value.byteOffset, r.value.length);
       next = it.next();
       let start = 0;
       if (carry) {

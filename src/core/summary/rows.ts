@@ -174,12 +174,18 @@ export function inputOf(taskInput: unknown): InputRecord {
 /** Reads the schedule (materialized inputs): every selected task and repeat, with its input. Returns the first task_source. */
 export async function readSchedule(ctx: ScanContext, path: string, sel: Selection): Promise<string | null> {
   let source: string | null = null;
+  // The repeats of a task carry the same input: one shared record per distinct input (memory for 40k repeats).
+  const interned = new Map<string, { key: string; input: InputRecord }>();
   await scanFile(ctx, path, INPUT, (row, line) => {
     const id = identity(ctx, path, line, row, 'task_id');
     if (!id) return;
     source ??= str(row.task_source);
     const r = sel.repeat(id.taskId, id.taskIndex, id.repeat, id.taskset, true)!;
-    r.input = inputOf(row.task_input);
+    const input = inputOf(row.task_input);
+    const key = JSON.stringify(input);
+    const prev = interned.get(id.taskId);
+    if (prev && prev.key === key) r.input = prev.input;
+    else { interned.set(id.taskId, { key, input }); r.input = input; }
   });
   return source;
 }

@@ -75,10 +75,18 @@ export class KeyPicker {
   constructor(readonly names: readonly string[], private readonly nested: Record<string, KeyPicker> = {}) {
     const enc = new TextEncoder();
     this.keys = names.map((n) => enc.encode(n));
+    this.keys.forEach((k, i) => { (this.byLength[k.length] ??= []).push(i); });
   }
 
-  /** The wanted top-level keys of the object in `buf`, parsed with JSON.parse; keys not in the object are absent. */
-  pick(buf: Uint8Array): Record<string, unknown> {
+  /** Wanted key indexes by the key's byte length: most keys of a row are rejected by their length alone. */
+  private readonly byLength: number[][] = [];
+
+  /**
+   * The wanted top-level keys of the object in `buf`, parsed with JSON.parse; keys not in the object are absent.
+   * `stopWhenFound`: return as soon as every wanted key was seen (the rest of the object is not checked).
+   */
+  pick(buf: Uint8Array, stopWhenFound = false): Record<string, unknown> {
+    let found = 0;
     const out: Record<string, unknown> = {};
     let i = skipWs(buf, 0);
     if (buf[i] !== LBRACE) fail(i);
@@ -88,8 +96,11 @@ export class KeyPicker {
       if (buf[i] !== QUOTE) fail(i);
       const kEnd = skipString(buf, i);
       let idx = -1;
-      for (let k = 0; k < this.keys.length; k++) {
-        if (keyMatches(buf, i + 1, kEnd - 1, this.keys[k])) { idx = k; break; }
+      const candidates = this.byLength[kEnd - i - 2];
+      if (candidates) {
+        for (let c = 0; c < candidates.length; c++) {
+          if (keyMatches(buf, i + 1, kEnd - 1, this.keys[candidates[c]])) { idx = candidates[c]; break; }
+        }
       }
       i = skipWs(buf, kEnd);
       if (buf[i] !== COLON) fail(i);
@@ -101,6 +112,7 @@ export class KeyPicker {
         const sub = Object.prototype.hasOwnProperty.call(this.nested, name) ? this.nested[name] : undefined;
         const slice = buf.subarray(vStart, i);
         out[name] = sub && buf[vStart] === LBRACE ? sub.pick(slice) : JSON.parse(decoder.decode(slice));
+        if (stopWhenFound && ++found === this.keys.length) return out;
       }
       i = skipWs(buf, i);
       if (buf[i] === COMMA) { i = skipWs(buf, i + 1); continue; }

@@ -18,26 +18,18 @@ function ordered(o: Record<string, unknown>, keys: readonly string[]): Record<st
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-function orderDocument(doc: RunSummaryDocument): Record<string, unknown> {
-  const top = ordered(doc as Record<string, unknown>, TOP_KEYS);
-  if (isObj(top.dataset)) top.dataset = ordered(top.dataset, DATASET_KEYS);
-  if (isObj(top.files)) top.files = ordered(top.files, FILE_KEYS);
-  if (Array.isArray(top.tasks)) {
-    top.tasks = top.tasks.map((t) => {
-      if (!isObj(t)) return t;
-      const task = ordered(t, TASK_KEYS);
-      if (Array.isArray(task.repeats)) {
-        task.repeats = task.repeats.map((r) => {
-          if (!isObj(r)) return r;
-          const rep = ordered(r, REPEAT_KEYS);
-          if (isObj(rep.input)) rep.input = ordered(rep.input, INPUT_KEYS);
-          return rep;
-        });
-      }
-      return task;
-    });
-  }
-  return top;
+function orderRepeat(r: unknown): unknown {
+  if (!isObj(r)) return r;
+  const rep = ordered(r, REPEAT_KEYS);
+  if (isObj(rep.input)) rep.input = ordered(rep.input, INPUT_KEYS);
+  return rep;
+}
+
+function orderTask(t: unknown): unknown {
+  if (!isObj(t)) return t;
+  const task = ordered(t, TASK_KEYS);
+  if (Array.isArray(task.repeats)) task.repeats = task.repeats.map(orderRepeat);
+  return task;
 }
 
 /** Python's float repr for the common cases (`1.0`, `0.25`, `1e-07`). */
@@ -50,9 +42,43 @@ export function pyFloat(x: number): string {
 // `"reward": <number>` as JSON.stringify writes it (one per line with a 2-space indent); strings never match.
 const REWARD_LINE = /^(\s*"reward": )(-?\d+(?:\.\d+)?(?:e[+-]\d+)?)(,?)$/gm;
 
+const fixRewards = (text: string) =>
+  text.replace(REWARD_LINE, (_m, head: string, num: string, comma: string) => `${head}${pyFloat(Number(num))}${comma}`);
+
+/**
+ * The document's text in pieces: the head (every key but `tasks`), then one piece per task, then the tail. Each
+ * piece is JSON.stringify's (native, fast) with the rewards rewritten, so a 40k-repeat document never needs one
+ * giant intermediate string. `tasks` is written last; keys unknown to the layout come before it.
+ */
+function* pieces(doc: RunSummaryDocument): Generator<string> {
+  const top = ordered(doc as Record<string, unknown>, TOP_KEYS);
+  const tasks = Array.isArray(top.tasks) ? top.tasks : [];
+  delete top.tasks;
+  if (isObj(top.dataset)) top.dataset = ordered(top.dataset, DATASET_KEYS);
+  if (isObj(top.files)) top.files = ordered(top.files, FILE_KEYS);
+  const head = JSON.stringify(top, null, 2);
+  const open = head === '{}' ? '{\n' : `${head.slice(0, -2)},\n`;
+  if (!tasks.length) { yield `${open}  "tasks": []\n}\n`; return; }
+  yield `${open}  "tasks": [\n`;
+  for (let i = 0; i < tasks.length; i++) {
+    const text = `    ${JSON.stringify(orderTask(tasks[i]), null, 2).replace(/\n/g, '\n    ')}`;
+    yield `${fixRewards(text)}${i < tasks.length - 1 ? ',\n' : '\n'}`;
+  }
+  yield '  ]\n}\n';
+}
+
 export function serializeSummary(doc: RunSummaryDocument): string {
-  // JSON.stringify is native and fast (a 40k-repeat document in tens of ms); only the rewards are then rewritten
-  // as Python floats.
-  const text = JSON.stringify(orderDocument(doc), null, 2);
-  return `${text.replace(REWARD_LINE, (_m, head: string, num: string, comma: string) => `${head}${pyFloat(Number(num))}${comma}`)}\n`;
+  return [...pieces(doc)].join('');
+}
+
+/** The UTF-8 bytes of serializeSummary(doc), built piece by piece (what the writer writes). */
+export function serializeSummaryBytes(doc: RunSummaryDocument): Uint8Array {
+  const enc = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (const p of pieces(doc)) { const b = enc.encode(p); parts.push(b); total += b.length; }
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const b of parts) { out.set(b, off); off += b.length; }
+  return out;
 }

@@ -58,16 +58,27 @@ export function rootFromLogDirs(dirs: Iterable<string>): string | null {
   return `/${common.slice(0, -1).join('/')}`;
 }
 
+/** A folder's entries; undefined when no folder is there. */
+async function listDir(fs: FsPort, dir: string): Promise<[string, 'file' | 'dir' | 'other'][] | undefined> {
+  const list = await fs.readDir(dir);
+  if (list.length) return list;
+  const st = await fs.stat(dir);
+  return st && st.type === 'dir' ? list : undefined;
+}
+
 /** The verification paths of one row (`logsDir` = the row's `verifier_logs_dir`). */
 export async function verifierPaths(fs: FsPort, rel: PathRelator, root: MovedRoot, logsDir: string | null | undefined): Promise<VerifierPaths> {
   // test.sh never ran: nothing to collect, nothing missing.
   if (!logsDir) return { ...NO_VERIFIER_PATHS, missing: [] };
-  const dir = await root.locate(fs, logsDir);
-  const st = await fs.stat(dir);
-  if (!st || st.type !== 'dir') {
-    return { ...NO_VERIFIER_PATHS, missing: [await rel.rel(dir)] };
+  // One readDir per row in the common case (the folder is there); stat only to tell an empty folder from a gone one.
+  let dir = resolvePath(root.currentRoot, logsDir);
+  let list = await listDir(fs, dir);
+  if (list === undefined) {
+    const mapped = root.map(dir);
+    if (mapped) { dir = mapped; list = await listDir(fs, dir); }
   }
-  const entries = new Map(await fs.readDir(dir));
+  if (list === undefined) return { ...NO_VERIFIER_PATHS, missing: [await rel.rel(dir)] };
+  const entries = new Map(list);
   const has = (name: string, type: 'file' | 'dir') => entries.get(name) === type;
   const file = async (name: string, type: 'file' | 'dir' = 'file') => (has(name, type) ? rel.rel(joinPath(dir, name)) : null);
   // An absent optional file (no artifacts/ in shared mode, no trajectory when the export was skipped, no reward file

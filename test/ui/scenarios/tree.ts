@@ -30,6 +30,7 @@ export const scenario: Scenario = {
     const runRow = ctx.treeRow(/tb-mini/);
     await ctx.until(() => runRow.isVisible(), 'the tb-mini run is listed', 60_000);
     await ctx.until(async () => (await ctx.treeRowTexts()).some((t) => /2026-08-21__14-03-11/.test(t)), 'the Harbor job is listed');
+    await ctx.until(async () => (await labelStyle(runRow)).badge !== 'none', 'the tb-mini run shows its problem count badge');
     await ctx.shot('1-runs');
 
     // run → task → attempt → test-stdout.txt
@@ -61,7 +62,8 @@ export const scenario: Scenario = {
     await ctx.shot('5-missing-attempt-decoration');
 
     // Write Run Summary from the palette, pick tb-mini's rollouts file.
-    await page.locator('.tabs-container .tab.active .codicon-close').click().catch(() => undefined);
+    const summary = path.join(ctx.workspace, 'nemo-gym', 'tb-mini', 'rollouts_run_summary.json');
+    const before = fs.existsSync(summary) ? fs.statSync(summary).mtimeMs : 0;
     await ctx.runCommand('Harbor: Write Run Summary');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
@@ -70,8 +72,7 @@ export const scenario: Scenario = {
     await page.keyboard.press('Enter');
     await page.locator('.notifications-toasts', { hasText: 'Wrote rollouts_run_summary.json' }).first()
       .waitFor({ state: 'visible', timeout: 30_000 });
-    const summary = path.join(ctx.workspace, 'nemo-gym', 'tb-mini', 'rollouts_run_summary.json');
-    if (!fs.existsSync(summary)) throw new Error(`${summary} was not written`);
+    if (!fs.existsSync(summary) || fs.statSync(summary).mtimeMs <= before) throw new Error(`${summary} was not (re)written`);
     await ctx.shot('6-summary-written');
 
     // The Problems panel: an entry for the missing verifier folder, on the summary file.

@@ -61,8 +61,13 @@ export async function repeatEvidence(
   // The files of a verification sit in its log folder: one listing of it answers for all of them.
   const logsRel = str(raw.verifier_logs);
   const logsAbs = logsRel ? resolveRel(root, logsRel) : undefined;
-  const logsStat = logsAbs ? await fs.stat(logsAbs) : undefined;
-  const listing = logsAbs && logsStat?.type === 'dir' ? new Map(await fs.readDir(logsAbs)) : undefined;
+  // readDir gives [] for a folder that is not there: only an empty listing needs a stat to tell the two apart.
+  let listing = logsAbs ? new Map(await fs.readDir(logsAbs)) : undefined;
+  let logsStat: { type: EntryType } | undefined = listing?.size ? { type: 'dir' } : undefined;
+  if (logsAbs && !listing?.size) {
+    logsStat = await fs.stat(logsAbs);
+    if (logsStat?.type !== 'dir') listing = undefined;
+  }
   const look = async (abs: string): Promise<{ type: EntryType } | undefined> => {
     if (abs === logsAbs) return logsStat;
     if (listing && path.posix.dirname(abs) === logsAbs) {
