@@ -41,6 +41,9 @@ interface Entry {
   folder: string;
   /** Folders whose changes concern this run (its root, the folders of its files and attempt folders). */
   prefixes: string[];
+  /** When the run was read (ms since the epoch) and how long that took: a big run is not re-read back to back. */
+  readAt: number;
+  readMs: number;
 }
 
 function candidateKey(c: RunCandidate): string {
@@ -177,9 +180,10 @@ export class RunStore {
   }
 
   private async read(c: RunCandidate, folder: string): Promise<Entry | undefined> {
+    const t0 = Date.now();
     try {
       const run = await readCandidate(this.opts.fs, c);
-      return { run, candidate: c, folder, prefixes: prefixesOf(run) };
+      return { run, candidate: c, folder, prefixes: prefixesOf(run), readAt: Date.now(), readMs: Date.now() - t0 };
     } catch (e) {
       this.log('error', `cannot read run ${c.anchor}: ${(e as Error).stack ?? String(e)}`);
       return undefined;
@@ -273,13 +277,33 @@ export class RunStore {
     if (!this.timer) this.firstPendingAt = now;
     else clearTimeout(this.timer);
     const wait = Math.max(0, Math.min(debounce, this.firstPendingAt + maxWait - now));
-    this.timer = setTimeout(() => { this.timer = undefined; void this.flushPending(); }, wait);
+    this.timer = setTimeout(() => { this.timer = undefined; void this.flushPending(false); }, wait);
   }
 
-  private flushPending(): Promise<void> {
-    const paths = [...this.pendingPaths];
+  /**
+   * Paths of runs read less than twice their read time ago are kept for later (a run of 1 GB that is still being
+   * written is not re-read continuously); `force` (whenIdle) reads everything now.
+   */
+  private flushPending(force: boolean): Promise<void> {
+    let paths = [...this.pendingPaths];
     this.pendingPaths.clear();
     if (!this.loadedOnce || paths.length === 0) return Promise.resolve();
+    if (!force) {
+      const now = Date.now();
+      let cool = 0;
+      const later = paths.filter((p) => this.runsAt(p).some((r) => {
+        const e = this.entries.get(r.id);
+        const wait = e ? e.readAt + 2 * e.readMs - now : 0;
+        cool = Math.max(cool, wait);
+        return wait > 0;
+      }));
+      if (later.length) {
+        for (const p of later) this.pendingPaths.add(p);
+        paths = paths.filter((p) => !this.pendingPaths.has(p));
+        this.firstPendingAt = now;
+        this.timer = setTimeout(() => { this.timer = undefined; void this.flushPending(false); }, cool);
+      }
+    }
     return this.enqueue(async () => {
       const runIds = new Set<string>();
       const folders = new Set<string>();
@@ -313,7 +337,7 @@ export class RunStore {
       if (this.timer) {
         clearTimeout(this.timer);
         this.timer = undefined;
-        await this.flushPending();
+        await this.flushPending(true);
       }
       const q = this.queue;
       await q;

@@ -55,7 +55,8 @@ async function main() {
   const temp = tools.mkTemp('harbor-runs-shim-');
   const userDataDir = path.resolve(args.userDataDir || path.join(temp, 'user-data'));
   const extensionsDir = path.resolve(args.extensionsDir || path.join(temp, 'extensions'));
-  const folder = args.positional.length ? path.resolve(args.positional[0]) : fs.mkdirSync(path.join(temp, 'ws'), { recursive: true }) || path.join(temp, 'ws');
+  const folder = args.positional.length ? path.resolve(args.positional[0]) : path.join(temp, 'ws');
+  fs.mkdirSync(folder, { recursive: true });
   const shotDir = process.env.HARBOR_RUNS_SCREENSHOT_DIR || path.join(devPath, 'screenshots', 'integration');
   const hookDir = path.join(temp, 'hooks');
   fs.mkdirSync(hookDir, { recursive: true });
@@ -104,7 +105,6 @@ async function main() {
       hooks = hooks.then(() => wb.handleHook(page, line, { shotDir, hookDir })).catch((e) => console.error(`code-shim: hook failed: ${e}`));
     }
   };
-  let exitCode = new Promise(() => {});
   await page.exposeFunction('codeAutomationLog', (type, msgArgs) => {
     const parts = Array.isArray(msgArgs) ? msgArgs : [msgArgs];
     const text = util.format(...parts);
@@ -112,9 +112,9 @@ async function main() {
     if (!verbose && WORKBENCH_NOISE.test(text)) return;
     (type === 'error' ? process.stderr : process.stdout).write(`${text}\n`);
   });
-  exitCode = new Promise((resolve) => {
-    page.exposeFunction('codeAutomationExit', (code) => { resolve(Number(code) || 0); });
-  });
+  let reportExit;
+  const exitCode = new Promise((resolve) => { reportExit = resolve; });
+  await page.exposeFunction('codeAutomationExit', (code) => { reportExit(Number(code) || 0); });
   if (verbose) page.on('console', (m) => { if (m.type() === 'error') console.error(`[workbench] ${m.text()}`); });
   page.on('crash', () => { finish(1, 'the workbench page crashed'); });
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60000 });

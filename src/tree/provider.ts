@@ -12,6 +12,11 @@ import type { FsPort } from '../core/fs/port';
 
 export const VIEW_ID = 'harborRuns.runs';
 
+/** Node kinds that tooltipOf() describes (lazily, in resolveTreeItem). */
+const HAS_TOOLTIP: ReadonlySet<TreeNode['kind']> = new Set<TreeNode['kind']>([
+  'run', 'task', 'attempt', 'evidence', 'failed-test', 'entry', 'run-file', 'problem', 'reason', 'missing-path',
+]);
+
 const COLLAPSE: Record<ItemSpec['collapsible'], vscode.TreeItemCollapsibleState> = {
   none: vscode.TreeItemCollapsibleState.None,
   collapsed: vscode.TreeItemCollapsibleState.Collapsed,
@@ -91,7 +96,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
-    return toTreeItem(describe(node), node);
+    const item = toTreeItem(describe(node), node);
+    // VS Code asks resolveTreeItem for the (Markdown) tooltip only when it is undefined here; the nodes without
+    // one get their label, so an item with a resourceUri does not show the URI instead.
+    if (!HAS_TOOLTIP.has(node.kind)) item.tooltip = item.label as string;
+    return item;
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
@@ -133,8 +142,6 @@ export function toTreeItem(spec: ItemSpec, node?: TreeNode): vscode.TreeItem {
   if (spec.icon === 'file') item.iconPath = vscode.ThemeIcon.File;
   else if (spec.icon === 'folder') item.iconPath = vscode.ThemeIcon.Folder;
   else if (spec.icon) item.iconPath = new vscode.ThemeIcon(spec.icon.id, spec.icon.color ? new vscode.ThemeColor(spec.icon.color) : undefined);
-  // Without a tooltip, an item with a resourceUri shows the URI; resolveTreeItem replaces this with Markdown.
-  item.tooltip = spec.path ?? spec.label;
   if (spec.click === 'open' && spec.path) {
     item.command = { command: 'harborRuns.openItem', title: 'Open', arguments: [spec.path] };
   } else if (spec.click === 'explain-missing') {

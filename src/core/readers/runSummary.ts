@@ -16,7 +16,7 @@ import { readVerdicts, verdictKey, type Health } from './nemo/verdicts';
 
 const SUFFIX = '_run_summary.json';
 /** Repeats whose evidence is checked at once. */
-const REPEAT_CONCURRENCY = 64;
+const REPEAT_CONCURRENCY = 32;
 
 /** `<dir>/<stem>.jsonl` for `<dir>/<stem>_run_summary.json`. */
 export function rolloutsPathForSummary(summaryPath: string): string {

@@ -65,13 +65,17 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise
     support: supportLine(project.support),
   };
 
+  // Traces live in traces/: one listing answers for all of them; a trace elsewhere is stat'ed.
+  const traceNames = tracesStat?.type === 'dir' ? new Set((await fs.readDir(tracesDir)).map(([n]) => n)) : new Set<string>();
+  const traceExists = async (abs: string): Promise<boolean> =>
+    path.posix.dirname(abs) === tracesDir ? traceNames.has(path.posix.basename(abs)) : (await fs.stat(abs)) !== undefined;
   const tasks: Task[] = [];
   const cells: CellRewards[] = [];
   const rawTasks = Array.isArray(s.tasks) ? s.tasks : [];
   for (let ti = 0; ti < rawTasks.length; ti++) {
     const t = rawTasks[ti];
     if (!isObj(t)) continue;
-    tasks.push(await readViewerTask(fs, doc, datasetDir, t, ti, project, problems, cells));
+    tasks.push(await readViewerTask(traceExists, doc, datasetDir, t, ti, project, problems, cells));
   }
   if (doc.ok && isObj(doc.value)) problems.push(...crossCheckViewerSummary(doc, s, cells, tasks.length));
 
@@ -85,8 +89,8 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise
 }
 
 async function readViewerTask(
-  fs: FsPort, doc: JsonDocument, datasetDir: string, t: Obj, ti: number, project: ViewerProjectInfo,
-  problems: Problem[], cells: CellRewards[],
+  traceExists: (abs: string) => Promise<boolean>, doc: JsonDocument, datasetDir: string, t: Obj, ti: number,
+  project: ViewerProjectInfo, problems: Problem[], cells: CellRewards[],
 ): Promise<Task> {
   const id = str(t.id) ?? `task-${ti}`;
   const details: Record<string, string | number | boolean | null> = {};
@@ -120,7 +124,7 @@ async function readViewerTask(
       const trace = str(a.trace);
       if (trace) {
         const abs = path.posix.resolve(datasetDir, trace);
-        const present = (await fs.stat(abs)) !== undefined;
+        const present = await traceExists(abs);
         evidence.push({ kind: 'trace', label: path.posix.basename(abs), path: abs, isDir: false, present,
           ...(present ? {} : { namedBy: 'summary.json names it' }) });
         if (!present) {

@@ -71,19 +71,19 @@ export const RunSummaryDatasetSchema = z.object({
 }).loose();
 
 export const RunSummarySchema = z.object({
-  schema_version: z.literal(RUN_SUMMARY_SCHEMA_VERSION),
-  target: z.string().nullable(),
-  taskset: z.string().nullable(),
-  agent: z.string().nullable(),
+  schema_version: z.literal(RUN_SUMMARY_SCHEMA_VERSION).meta({ description: 'Version of this layout (ours; absent in summaries NeMo Gym wrote).' }),
+  target: z.string().nullable().meta({ description: 'The task target as given: a folder, harbor:<dataset>[@ver] or harbor:<org>/<name>@<tag>.' }),
+  taskset: z.string().nullable().meta({ description: 'The taskset (prepared folder name; _ng_task_id.taskset).' }),
+  agent: z.string().nullable().meta({ description: 'The --agent harness (oracle_agent for gym dataset validate).' }),
   dataset: RunSummaryDatasetSchema,
-  task_source: z.string().nullable(),
-  result_task_source: z.string().nullable(),
+  task_source: z.string().nullable().meta({ description: 'The dataset label the rows were materialized with.' }),
+  result_task_source: z.string().nullable().meta({ description: 'The task_source the result and failure rows carry when they agree; null without rows. Differs from task_source when another run wrote the results.' }),
   files: RunSummaryFilesSchema,
-  stale_files: z.record(z.string(), Rel),
-  missing_paths: z.array(Rel),
-  unvalidated: z.record(z.string(), z.string()),
-  skipped: z.record(z.string(), z.string()),
-  tasks: z.array(RunSummaryTaskSchema),
+  stale_files: z.record(z.string(), Rel).meta({ description: 'Output files an earlier run left under this run\'s names (unchanged since before dispatch): key → path.' }),
+  missing_paths: z.array(Rel).meta({ description: 'Paths the rows name that are not on disk, relative to this file.' }),
+  unvalidated: z.record(z.string(), z.string()).meta({ description: 'Tasks reference validation left out, with the reason (NO_REFERENCE_SOLUTION); they have no task entry.' }),
+  skipped: z.record(z.string(), z.string()).meta({ description: 'Tasks that did not load, with the reason.' }),
+  tasks: z.array(RunSummaryTaskSchema).meta({ description: 'One entry per selected task, one repeat entry per selected repeat.' }),
 }).loose();
 
 export type RunSummaryDocument = z.infer<typeof RunSummarySchema>;

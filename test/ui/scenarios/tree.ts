@@ -39,6 +39,13 @@ export const scenario: Scenario = {
     await ctx.shot('2-task');
     await ctx.expand(/^#1.*passed/);
     await ctx.shot('3-attempt');
+    // Hover: the Markdown tooltip with outcome and reward.
+    await ctx.treeRow(/^#1.*passed/).locator('.monaco-icon-label').first().hover();
+    const hover = page.locator('.monaco-hover', { hasText: 'Outcome' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15_000 });
+    if (!/Reward:\s*1\.0/.test((await hover.textContent()) ?? '')) throw new Error(`the tooltip lacks the reward: ${await hover.textContent()}`);
+    await ctx.shot('3b-tooltip');
+    await page.mouse.move(900, 600);
     await ctx.treeRow(/^test-stdout\.txt/).click();
     const tab = page.locator('.tabs-container .tab.active');
     await ctx.until(async () => /test-stdout\.txt/.test((await tab.getAttribute('aria-label')) ?? ''), 'test-stdout.txt is the active editor tab');

@@ -93,11 +93,10 @@ test('rule 10: outputs unchanged since the signatures taken before dispatch are 
   assert.deepEqual(resumed.document.tasks[0].repeats.map((r) => r.outcome), ['scored', 'failed']);
 
   // The sidecar `harbor-runs signatures` records is used when no signatures are passed.
-  const quiet = { stdout: process.stdout.write, stderr: process.stderr.write };
-  process.stdout.write = (() => true) as typeof process.stdout.write;
+  const quiet = process.stderr.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
   let code: number;
-  try { code = await signaturesCli([rollouts]); } finally { process.stdout.write = quiet.stdout; process.stderr.write = quiet.stderr; }
+  try { code = await signaturesCli([rollouts]); } finally { process.stderr.write = quiet; }
   assert.equal(code, 0);
   assert.deepEqual((readJson(path.join(dir, 'rollouts_signatures.json')) as { signatures: unknown }).signatures, before);
   // The run then rewrites the rollouts: they are its own; the failures and inputs it never reached stay stale.

@@ -1,0 +1,54 @@
+// The writer's two small parsers: the byte-level key picker (against JSON.parse) and the run_config.yaml reader.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { KeyPicker } from '../../../src/core/summary/scan';
+import { parseSimpleYaml, runConfigIdentity } from '../../../src/core/summary/runConfig';
+
+const enc = new TextEncoder();
+
+test('KeyPicker takes exactly what JSON.parse would, for any object', () => {
+  const picker = new KeyPicker(['a', 'reward', 'nested', 'é']);
+  fc.assert(fc.property(fc.dictionary(fc.oneof(fc.constantFrom('a', 'reward', 'nested', 'x', 'é', 'a\\"'), fc.string()), fc.jsonValue()), (obj) => {
+    for (const text of [JSON.stringify(obj), JSON.stringify(obj, null, 1)]) {
+      const want: Record<string, unknown> = {};
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      for (const k of ['a', 'reward', 'nested', 'é']) if (k in parsed) want[k] = parsed[k];
+      assert.deepEqual(picker.pick(enc.encode(text)), want);
+    }
+  }), { numRuns: 300 });
+});
+
+test('KeyPicker: nested picks, escapes in skipped strings, and errors on what is not one object', () => {
+  const p = new KeyPicker(['k', 'rcp'], { rcp: new KeyPicker(['metadata']) });
+  const line = '{"big": "a \\"quoted\\" \\\\ } ] { [ string\\\\", "rcp": {"input": [{"c": "}}"}], "metadata": {"t": "1"}}, "k": 2}';
+  assert.deepEqual(p.pick(enc.encode(line)), { rcp: { metadata: { t: '1' } }, k: 2 });
+  for (const bad of ['', '[1]', '{"k": 1', '{"k": 1} x', '{"k" 1}', '{"k": "unterminated}', 'null']) {
+    assert.throws(() => p.pick(enc.encode(bad)), SyntaxError, bad);
+  }
+});
+
+test('the run_config.yaml reader: mappings, lists of mappings, scalars, comments; never throws', () => {
+  const doc = parseSimpleYaml([
+    '# generated', 'top: "quoted: value"  # comment', 'server:', '  resources_servers:', '    harbor:',
+    "      artifacts_dir: '/r/verifier'", '      tasksets:', '        ts:', '          folder: /d/ts',
+    '          tasks:', '            t1: abc', '            t2: def', '      datasets:', '      - name: ts',
+    '        jsonl_fpath: /r/tasks.jsonl', '      - name: other', '      empty: []', 'agent:', '  _inherit_from: my_agent',
+    '  responses_api_agents:', '    my_agent: {}', 'num_repeats: 3', 'list:', '  - a', '  - b',
+  ].join('\n'));
+  assert.deepEqual(doc, {
+    top: 'quoted: value',
+    server: { resources_servers: { harbor: {
+      artifacts_dir: '/r/verifier', tasksets: { ts: { folder: '/d/ts', tasks: { t1: 'abc', t2: 'def' } } },
+      datasets: [{ name: 'ts', jsonl_fpath: '/r/tasks.jsonl' }, { name: 'other' }], empty: [],
+    } } },
+    agent: { _inherit_from: 'my_agent', responses_api_agents: { my_agent: {} } },
+    num_repeats: '3',
+    list: ['a', 'b'],
+  });
+  assert.deepEqual(runConfigIdentity(doc), {
+    taskset: 'ts', resourcesServer: 'server', datasetFolder: '/d/ts', digests: { t1: 'abc', t2: 'def' },
+    artifactsDir: '/r/verifier', rowsPath: '/r/tasks.jsonl', agent: 'my_agent', numRepeats: 3,
+  });
+  fc.assert(fc.property(fc.string(), (s) => { parseSimpleYaml(s); runConfigIdentity(parseSimpleYaml(s)); }), { numRuns: 300 });
+});
