@@ -1,6 +1,7 @@
 // Markdown tooltips of tree nodes (vscode-free text; the provider wraps it in a MarkdownString, built on hover).
 import type { Attempt, Run, Task } from '../core/model';
 import { OUTCOME_LABELS } from './outcomeStyle';
+import { passAtK } from '../core/passAtK';
 import { formatDuration, formatReward, runCounts, taskDescription } from './describe';
 import type { TreeNode } from './nodes';
 
@@ -52,6 +53,19 @@ function attemptTooltip(run: Run, task: Task, a: Attempt): string {
   ]);
 }
 
+/** "pass@1 0.42 · pass@4 0.61 (12 of 14 tasks measured, 2 all infra)" over the tasks with a measured attempt. */
+function passAtKLine(run: Run): string | undefined {
+  const tasks = run.tasks.map((t) => ({ rewards: t.attempts.map((a) => a.reward) }));
+  const kMax = Math.max(0, ...run.tasks.map((t) => t.attempts.length));
+  if (kMax === 0) return undefined;
+  const ks = kMax > 1 ? [1, kMax] : [1];
+  const results = ks.map((k) => ({ k, r: passAtK(tasks, k) }));
+  if (results[0].r.value === null) return undefined;
+  const first = results[0].r;
+  const values = results.map(({ k, r }) => `pass@${k} ${r.value === null ? '—' : r.value.toFixed(3)}`).join(' · ');
+  return `${values} (${first.nMeasured} of ${first.nTasks} tasks measured${first.nAllInfra ? `, ${first.nAllInfra} all infra` : ''})`;
+}
+
 function runTooltip(run: Run): string {
   const c = runCounts(run);
   const identity = Object.entries(run.identity).filter(([, v]) => v).map(([k, v]) => `${escapeMd(k)}: ${escapeMd(String(v))}`).join(' · ');
@@ -64,6 +78,7 @@ function runTooltip(run: Run): string {
     line('Tasks', String(run.tasks.length)),
     line('Attempts', `${c.total} (${c.measured} measured, ${c.passed} passed)`),
     line('Outcomes', outcomes || undefined),
+    line('pass@k', passAtKLine(run)),
     line('Started', run.startedAt ?? undefined),
     line('Finished', run.finishedAt ?? undefined),
     line('Problems', run.problems.length ? String(run.problems.length) : undefined),
