@@ -29,7 +29,8 @@ export function runSummaryJsonSchema(): Record<string, unknown> {
   };
 }
 
-if (require.main === module) {
+// (Run as a script only: when bundled into a test, require.main === module holds for the test file too.)
+if (require.main === module && /export-schema\.js$/.test(process.argv[1] ?? '')) {
   const root = repoRootFrom(__dirname);
   const out = path.join(root, 'schemas', 'run-summary.schema.json');
   const text = `${JSON.stringify(runSummaryJsonSchema(), null, 2)}\n`;

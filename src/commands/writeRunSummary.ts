@@ -10,7 +10,7 @@ import { rolloutsForSummary } from '../diagnostics';
 import { isTreeNode } from '../tree/provider';
 import { type CommandContext, basename } from './context';
 
-const SIDECAR = /(_failures|_materialized_inputs|_prepare|_attempts|_multistage_state|_items|_task|_verdicts|rollout_verdicts|_metrics)\.jsonl$/;
+const SIDECAR = /(_failures|_materialized_inputs|_prepare|_attempts|_multistage_state|_items|_task|_verdicts|rollout_verdicts|_metrics|\/metrics)\.jsonl$/;
 
 export function isRolloutsCandidate(p: string): boolean {
   return p.endsWith('.jsonl') && !SIDECAR.test(p) && !p.includes('/preprocessed_datasets/');

@@ -71,12 +71,33 @@ export function serializeSummary(doc: RunSummaryDocument): string {
   return [...pieces(doc)].join('');
 }
 
-/** The UTF-8 bytes of serializeSummary(doc), built piece by piece (what the writer writes). */
+/**
+ * The UTF-8 bytes of serializeSummary(doc), built piece by piece (what the writer writes; the async form gives the
+ * event loop a turn every `yieldEvery` tasks, so the extension host is never blocked for long).
+ */
 export function serializeSummaryBytes(doc: RunSummaryDocument): Uint8Array {
-  const enc = new TextEncoder();
   const parts: Uint8Array[] = [];
+  const enc = new TextEncoder();
+  for (const p of pieces(doc)) parts.push(enc.encode(p));
+  return concat(parts);
+}
+
+export async function serializeSummaryBytesAsync(doc: RunSummaryDocument, yieldEvery = 2000, signal?: AbortSignal): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  const enc = new TextEncoder();
+  for (const p of pieces(doc)) {
+    parts.push(enc.encode(p));
+    if (parts.length % yieldEvery === 0) {
+      await new Promise((r) => setTimeout(r, 0));
+      if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
+    }
+  }
+  return concat(parts);
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
   let total = 0;
-  for (const p of pieces(doc)) { const b = enc.encode(p); parts.push(b); total += b.length; }
+  for (const b of parts) total += b.length;
   const out = new Uint8Array(total);
   let off = 0;
   for (const b of parts) { out.set(b, off); off += b.length; }

@@ -9,7 +9,7 @@ import type { Problem } from '../model';
 import type { RunSummaryDocument } from '../schemas/runSummary';
 import { buildRunSummary, type SummaryOptions } from './build';
 import { basename, dirname, joinPath, normalizePath, runSummaryPathFor } from './paths';
-import { serializeSummaryBytes } from './serialize';
+import { serializeSummaryBytesAsync } from './serialize';
 
 /** An FsPort that can also delete a file (optional: without it stale temps are only reported). */
 export interface RemovableFs extends FsPort {
@@ -64,7 +64,7 @@ export async function writeRunSummary(fs: RemovableFs, rolloutsPath: string, opt
     const built = await buildRunSummary(fs, rolloutsPath, opts);
     problems.push(...built.problems);
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('cancelled');
-    const bytes = serializeSummaryBytes(built.document);
+    const bytes = await serializeSummaryBytesAsync(built.document, 2000, opts.signal);
     await fs.mkdirp(dirname(path));
     try {
       for (const p of await cleanStaleTemps(fs, path, opts.isWriterAlive)) {

@@ -37,15 +37,16 @@ async function walk(ctx: UiContext, step: string, pick: Pick): Promise<void> {
   const runRow = ctx.treeItem(run.label);
   await runRow.scrollIntoViewIfNeeded({ timeout: 20_000 }).catch(() => undefined);
   await ctx.expand(runRow);
-  // The tree lists only what fits: take the first task (with evidence) whose row is rendered.
-  let chosen: Pick['tasks'][number] | undefined;
-  await ctx.until(async () => {
-    for (const t of pick.tasks) {
-      if (await ctx.treeItem(t.task.label || t.task.id).isVisible()) { chosen = t; return true; }
-    }
-    return false;
-  }, `no task row of run "${run.label}" appeared (expected one of: ${pick.tasks.slice(0, 5).map((t) => t.task.label || t.task.id).join(', ')})`);
-  const { task, attempt } = chosen!;
+  // The tree lists only what fits: once task rows show, take the first task (with evidence) whose row is rendered.
+  const firstShown = async () => {
+    for (const t of pick.tasks) if (await ctx.treeItem(t.task.label || t.task.id).isVisible()) return t;
+    return undefined;
+  };
+  await ctx.until(firstShown, `no task row of run "${run.label}" appeared (expected one of: ${pick.tasks.slice(0, 5).map((t) => t.task.label || t.task.id).join(', ')})`);
+  await ctx.page.waitForTimeout(500); // let the list finish rendering so the choice does not depend on timing
+  const chosen = await firstShown();
+  if (!chosen) throw new Error(`the task rows of run "${run.label}" disappeared`);
+  const { task, attempt } = chosen;
   await ctx.shot(`${step}-run`);
   const taskRow = await ctx.expand(ctx.treeItem(task.label || task.id));
   const attemptRow = await ctx.expand(ctx.treeItem(attempt.label));

@@ -43,3 +43,14 @@ test('without the previous summary the run config still gives the identity', { s
   });
   assert.deepEqual(document.skipped, {});
 });
+
+test('the exported JSON Schema accepts the summaries NeMo Gym wrote (no schema_version) and requires our keys', { skip: !src && 'shared fixtures not present' }, async () => {
+  const { runSummaryJsonSchema } = await import('../../../scripts/export-schema');
+  const schema = runSummaryJsonSchema() as { required: string[]; properties: Record<string, unknown> };
+  assert.ok(!schema.required.includes('schema_version'));
+  assert.ok(schema.required.includes('files') && schema.required.includes('tasks'));
+  const lenient = RunSummarySchema.partial({ schema_version: true });
+  for (const f of ['rollouts_run_summary.json', 'variants/fresh_start_died_before_collector_run_summary.json', 'variants/validate_no_solution_run_summary.json']) {
+    assert.ok(lenient.safeParse(JSON.parse(fs.readFileSync(path.join(src!, f), 'utf8'))).success, f);
+  }
+});

@@ -124,6 +124,10 @@ test('tooltips escape what runs wrote', () => {
   assert.ok(md.includes('\\*\\*bold\\*\\*'));
 });
 
+test('the run tooltip gives pass@1 and pass@k over the measured tasks (null rewards left out)', () => {
+  assert.match(tooltipOf(makeRunNode(run())) ?? '', /pass@1 0\.500 · pass@2 0\.667 \(3 of 3 tasks measured\)/);
+});
+
 test('JsonLocator places a jsonPath on its exact value, and a missing key on the deepest existing parent', () => {
   const text = '{\n  "files": {"rollouts": null},\n  "missing_paths": [\n    "verifier/a",\n    "verifier/b"\n  ]\n}\n';
   const loc = new JsonLocator(text);
