@@ -59,6 +59,7 @@ async function main() {
   }
 
   let browser;
+  let ok = false;
   try {
     browser = await tools.launchBrowser(t);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -72,8 +73,15 @@ async function main() {
     await page.screenshot({ path: join(root, 'screenshots', 'demo.png') });
     console.log(`demo --check: the Runs view shows ${rows.length} rows:\n  ${rows.join('\n  ')}`);
     console.log('demo --check: screenshot saved to screenshots/demo.png');
+    // Every kind of run the CLI finds in the workspace must have its row in the view.
+    const cli = spawnSync(process.execPath, [join(root, 'out/cli.js'), 'inspect', workspace, '--json'], { encoding: 'utf8' });
+    const runs = cli.status === 0 ? JSON.parse(cli.stdout).runs : [];
+    const kinds = [...new Set(runs.map((r) => r.kind))];
+    const missingKinds = kinds.filter((k) => !runs.some((r) => r.kind === k && rows.some((row) => row.startsWith(r.label))));
+    console.log(`demo --check: kinds found by the CLI: ${kinds.join(', ') || 'none'}; without a row: ${missingKinds.join(', ') || 'none'}`);
+    ok = rows.length > 0 && runs.length > 0 && missingKinds.length === 0;
     await browser.close();
-    await stop(rows.length > 0 ? 0 : 1);
+    await stop(ok ? 0 : 1);
   } catch (e) {
     console.error(`demo --check failed: ${e instanceof Error ? e.message : e}`);
     if (browser) await browser.close().catch(() => {});

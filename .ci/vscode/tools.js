@@ -129,7 +129,11 @@ function tail(file, n) {
 }
 
 const liveGroups = new Set();
-process.on('exit', () => { for (const pid of liveGroups) killGroup(pid, 'SIGKILL'); });
+const liveTemps = new Set();
+process.on('exit', () => {
+  for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+  for (const dir of liveTemps) rmrf(dir);
+});
 
 /**
  * Starts code-server on 127.0.0.1 in its own process group and waits for /healthz.
@@ -154,11 +158,14 @@ async function startCodeServer(opts) {
   if (opts.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   if (opts.folder) args.push(opts.folder);
   const logFile = opts.logFile || path.join(opts.userDataDir, 'code-server.log');
+  // Its own TMPDIR (short: it holds IPC sockets) so that what a killed server leaves behind goes with it.
+  const tmpDir = mkTemp('hr-cs-');
+  liveTemps.add(tmpDir);
   const fd = fs.openSync(logFile, 'a');
   const child = spawn(opts.tools.node24, args, {
     detached: true,
     stdio: ['ignore', fd, fd],
-    env: { ...process.env, ...(opts.env || {}) },
+    env: { ...process.env, TMPDIR: tmpDir, ...(opts.env || {}) },
   });
   fs.closeSync(fd);
   liveGroups.add(child.pid);
@@ -170,6 +177,8 @@ async function startCodeServer(opts) {
     for (let i = 0; i < 20 && exited === null; i++) await sleep(100);
     killGroup(child.pid, 'SIGKILL'); // whatever is left of the group (extension hosts, pty hosts …)
     liveGroups.delete(child.pid);
+    rmrf(tmpDir);
+    liveTemps.delete(tmpDir);
   };
   const deadline = Date.now() + (opts.startTimeoutMs || 60000);
   for (;;) {

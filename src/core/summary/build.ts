@@ -27,10 +27,12 @@ export interface SummaryOptions {
   identity?: { target?: string | null; agent?: string | null; taskset?: string | null };
   signal?: AbortSignal;
   onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Reserved (the clock, for tests); the document itself holds no time. */
   now?: () => number;
 }
 
 const VERIFY_CONCURRENCY = 32;
+const MAX_MISSING_PROBLEMS = 200;
 
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
@@ -102,9 +104,15 @@ Promise<{ document: RunSummaryDocument; problems: Problem[] }> {
   for (const t of tasks) for (const r of t.repeats) for (const m of r.missing) {
     if (seen.has(m)) continue;
     seen.add(m);
-    problems.push({ file: summaryPath, jsonPath: ['missing_paths', missingPaths.length], severity: 'warning', code: 'missing-path',
-      message: `task ${t.task_id} repeat ${r.repeat} names ${m}, which is not on disk` });
+    if (missingPaths.length < MAX_MISSING_PROBLEMS) {
+      problems.push({ file: summaryPath, jsonPath: ['missing_paths', missingPaths.length], severity: 'warning', code: 'missing-path',
+        message: `task ${t.task_id} repeat ${r.repeat} names ${m}, which is not on disk` });
+    }
     missingPaths.push(m);
+  }
+  if (missingPaths.length > MAX_MISSING_PROBLEMS) {
+    problems.push({ file: summaryPath, severity: 'warning', code: 'more-problems',
+      message: `${missingPaths.length - MAX_MISSING_PROBLEMS} more missing paths (see missing_paths)` });
   }
 
   // Rule 2: the label the rows were materialized with, and the one the result and failure rows carry.

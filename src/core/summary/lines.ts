@@ -23,12 +23,15 @@ export async function forEachLine(fs: FsPort, path: string,
       if (r.done) break;
       // Read-ahead: the next chunk is requested now. This relies on a yielded chunk staying valid after the next
       // request (NodeFs allocates a buffer per chunk).
-      // A plain Uint8Array view: its subarray/indexOf are cheaper than Buffer's.
-      const chunk = new Uint8Array(r.value.buffer, r.value.byteOffset, r.value.length);
+      // Newlines are searched in the chunk as the backend gave it (a Node Buffer's indexOf is memchr: fast over
+      // 25 KB lines); lines are cut from a plain Uint8Array view (cheaper subarray, and the scanner's many short
+      // quote searches are faster on it).
+      const raw: Uint8Array = r.value;
+      const chunk = new Uint8Array(raw.buffer, raw.byteOffset, raw.length);
       next = it.next();
       let start = 0;
       if (carry) {
-        const nl = chunk.indexOf(10);
+        const nl = raw.indexOf(10);
         if (nl < 0) {
           const joined: Uint8Array = new Uint8Array(carry.length + chunk.length);
           joined.set(carry); joined.set(chunk, carry.length);
@@ -42,7 +45,7 @@ export async function forEachLine(fs: FsPort, path: string,
         start = nl + 1;
       }
       for (;;) {
-        const nl = chunk.indexOf(10, start);
+        const nl = raw.indexOf(10, start);
         if (nl < 0) break;
         emit(chunk.subarray(start, nl), true);
         start = nl + 1;

@@ -58,6 +58,11 @@ export function rootFromLogDirs(dirs: Iterable<string>): string | null {
   return `/${common.slice(0, -1).join('/')}`;
 }
 
+/** `name` inside the folder `logs` (a relative path, or absolute when the folder has no relative form). */
+function joinRel(logs: string, name: string): string {
+  return logs === '.' ? name : `${logs.replace(/\/+$/, '')}/${name}`;
+}
+
 /** A folder's entries; undefined when no folder is there. */
 async function listDir(fs: FsPort, dir: string): Promise<[string, 'file' | 'dir' | 'other'][] | undefined> {
   const list = await fs.readDir(dir);
@@ -79,16 +84,19 @@ export async function verifierPaths(fs: FsPort, rel: PathRelator, root: MovedRoo
   }
   if (list === undefined) return { ...NO_VERIFIER_PATHS, missing: [await rel.rel(dir)] };
   const entries = new Map(list);
+  // The folder is located as rule 6 says (its parent's links resolved, its own name kept); what it holds is named
+  // under it, so a folder that is a link keeps its name in every path (and a 40k-row run costs one readDir per row).
+  const logs = await rel.rel(dir);
   const has = (name: string, type: 'file' | 'dir') => entries.get(name) === type;
-  const file = async (name: string, type: 'file' | 'dir' = 'file') => (has(name, type) ? rel.rel(joinPath(dir, name)) : null);
+  const file = (name: string, type: 'file' | 'dir' = 'file') => (has(name, type) ? joinRel(logs, name) : null);
   // An absent optional file (no artifacts/ in shared mode, no trajectory when the export was skipped, no reward file
   // when test.sh wrote none) is listed as nothing: those are not promised.
   return {
-    verifier_logs: await rel.rel(dir),
-    test_stdout: await file('test-stdout.txt'),
-    reward_file: (await file('reward.json')) ?? (await file('reward.txt')),
-    trajectory: await file('trajectory.json'),
-    artifacts: await file('artifacts', 'dir'),
+    verifier_logs: logs,
+    test_stdout: file('test-stdout.txt'),
+    reward_file: file('reward.json') ?? file('reward.txt'),
+    trajectory: file('trajectory.json'),
+    artifacts: file('artifacts', 'dir'),
     missing: [],
   };
 }

@@ -80,7 +80,7 @@ function row(taskId: string, index: number, repeat: number, logsDir: string | nu
     reward: 1.0, mask_sample: false, failure_kind: null, failure_reason: null, verifier_logs_dir: logsDir, verifier_mode: 'shared' });
 }
 
-test('rule 6: relative to the summary folder with .., links resolved but their own name kept, missing paths listed', async () => {
+test('rule 6: relative to the summary folder with .., a link\'s folders resolved but its own name kept, missing paths listed', async () => {
   assert.equal(relativePath('/a/b', '/a/b'), '.');
   assert.equal(relativePath('/a/b', '/a/b/c/d.txt'), 'c/d.txt');
   assert.equal(relativePath('/a/b', '/c'), '../../c');
@@ -95,14 +95,20 @@ test('rule 6: relative to the summary folder with .., links resolved but their o
   fs.writeFileSync(`${dir}/real/s2/test-stdout.txt`, 'ok');
   fs.symlinkSync(`${dir}/real/s2`, `${dir}/v/link`);
   fs.symlinkSync(`${dir}/a`, `${dir}/alias`);
-  fs.writeFileSync(`${dir}/a/b/r.jsonl`, [row('x', 0, 0, `${dir}/v/s1`), row('x', 0, 1, `${dir}/v/link`), row('x', 0, 2, `${dir}/v/gone`)].join('\n') + '\n');
+  fs.symlinkSync(`${dir}/v`, `${dir}/vlink`);
+  fs.writeFileSync(`${dir}/a/b/r.jsonl`, [row('x', 0, 0, `${dir}/v/s1`), row('x', 0, 1, `${dir}/v/link`), row('x', 0, 2, `${dir}/v/gone`),
+    row('x', 0, 3, `${dir}/vlink/s1`)].join('\n') + '\n');
   for (const asked of [`${dir}/a/b/r.jsonl`, `${dir}/alias/b/r.jsonl`]) {
     const { document, problems } = await buildRunSummary(nodeFs, asked);
-    const [r0, r1, r2] = document.tasks[0].repeats;
+    const [r0, r1, r2, r3] = document.tasks[0].repeats;
+    // A folder reached through a linked parent: the parent is resolved.
+    assert.equal(r3.verifier_logs, '../../v/s1');
+    assert.equal(r3.test_stdout, '../../v/s1/test-stdout.txt');
     assert.equal(r0.verifier_logs, '../../v/s1');
     assert.equal(r0.test_stdout, '../../v/s1/test-stdout.txt');
     assert.equal(r1.verifier_logs, '../../v/link');
-    assert.equal(r1.test_stdout, '../../real/s2/test-stdout.txt');
+    // What the folder holds is named under the folder as located: the link keeps its name there too.
+    assert.equal(r1.test_stdout, '../../v/link/test-stdout.txt');
     assert.equal(r2.verifier_logs, null);
     assert.deepEqual(r2.missing, ['../../v/gone']);
     assert.deepEqual(document.missing_paths, ['../../v/gone']);
