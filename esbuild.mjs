@@ -34,11 +34,13 @@ const node = {
   minify: production,
   logLevel: 'warning',
   external: ['vscode'],
+  // jsonc-parser's UMD entry loads its parts with a dynamic require that a bundle cannot follow: prefer ESM entries.
+  mainFields: ['module', 'main'],
 };
 
 const configs = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'out' },
-  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'out', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'out', banner: { js: '#!/usr/bin/env node' } },
 ];
 
 const webviewEntries = walk('webview', (f) => /^webview\/[^/]+\.ts$/.test(f));
@@ -49,12 +51,15 @@ if (webviewEntries.length) {
   });
 }
 
+// The run summary's JSON Schema exporter is needed by every build, production included (see afterBuild).
+configs.push({ ...node, entryPoints: { 'scripts/export-schema': 'scripts/export-schema.ts' }, outdir: 'out' });
+
 if (!production) {
   const tsOf = (dir, re) => walk(dir, (f) => re.test(f));
   const entries = [
     ...tsOf('test', /\.ts$/).filter((f) => !f.includes('/fixtures-data/')),
     ...tsOf('bench', /\.ts$/),
-    ...tsOf('scripts', /\.ts$/),
+    ...tsOf('scripts', /\.ts$/).filter((f) => f !== 'scripts/export-schema.ts'),
   ];
   const entryPoints = Object.fromEntries(entries.map((f) => [f.replace(/\.ts$/, ''), f]));
   // mocha, playwright-core and test-electron stay in node_modules: they load files of their own at run time.

@@ -1,6 +1,6 @@
 // Where a Problem sits in its file: the exact JSON value named by its jsonPath (jsonc-parser), else its line and
 // column, else the file's start. vscode-free (zero-based line / character pairs).
-import { findNodeAtLocation, parseTree } from 'jsonc-parser/lib/esm/main.js';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { Problem } from './core/model';
 
 export interface Span {

@@ -66,7 +66,9 @@ export class VscodeFs implements FsPort {
   async writeFileAtomic(p: string, data: Uint8Array): Promise<void> {
     if (this.scheme === 'file') return this.node.writeFileAtomic(p, data);
     const slash = p.lastIndexOf('/');
-    const tmp = `${p.slice(0, slash + 1)}.${p.slice(slash + 1)}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
+    // Same temp name as NodeFs (`.<name>.<pid>.<hex>.tmp`), so the summary writer can clean up after a dead writer.
+    const hex = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
+    const tmp = `${p.slice(0, slash + 1)}.${p.slice(slash + 1)}.${process.pid}.${hex}.tmp`;
     await this.mkdirp(p.slice(0, slash) || '/');
     try {
       await vscode.workspace.fs.writeFile(this.uri(tmp), data);

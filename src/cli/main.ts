@@ -25,10 +25,3 @@ export async function main(argv: string[]): Promise<number> {
   }
   return command(rest);
 }
-
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
-    (e) => { process.stderr.write(`harbor-runs: ${(e as Error).stack ?? e}\n`); process.exitCode = 1; },
-  );
-}

@@ -11,12 +11,8 @@ import { parseArgs, UsageError } from '../args';
 const USAGE = 'usage: harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE] [--target T] [--agent A]'
   + ' [--taskset TS] [--unvalidated TASK[=REASON]]... [--skipped TASK=REASON]...\n';
 
-/** NodeFs plus `remove`, so a write can clean up the temp files of writers that were killed. */
-export class NodeFsWithRemove extends NodeFs implements RemovableFs {
-  async remove(p: string): Promise<void> {
-    await fsp.rm(p, { force: true });
-  }
-}
+/** NodeFs can remove files, so a write can clean up the temp files of writers that were killed. */
+export const NodeFsWithRemove: new () => RemovableFs = NodeFs;
 
 function reasons(list: string[] | undefined, defaultReason: string | undefined, flag: string): Record<string, string> | undefined {
   if (!list) return undefined;

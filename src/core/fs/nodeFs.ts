@@ -78,6 +78,10 @@ export class NodeFs implements FsPort {
     }
   }
 
+  async remove(p: string): Promise<void> {
+    await fsp.rm(p, { force: true });
+  }
+
   async realpathDirs(p: string): Promise<string> {
     try {
       return path.join(await fsp.realpath(path.dirname(p)), path.basename(p));

@@ -17,7 +17,10 @@ export interface FsPort {
   readFile(path: string): Promise<Uint8Array>;
   /** Entries of a folder as [name, type]; [] when it is not a folder. */
   readDir(path: string): Promise<[string, EntryType][]>;
-  /** The file's bytes in chunks, in order, in constant memory where the backend allows it. */
+  /**
+   * The file's bytes in chunks, in order, in constant memory where the backend allows it.
+   * A chunk stays valid after the next one is requested (readers may keep one chunk while reading ahead).
+   */
   readChunks(path: string, chunkSize?: number): AsyncIterable<Uint8Array>;
   /** Creates the folder and its parents. */
   mkdirp(path: string): Promise<void>;
@@ -26,6 +29,8 @@ export interface FsPort {
    * A reader sees the old or the new complete file, never half of one; the temp file is removed on failure.
    */
   writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
+  /** Removes a file (no error when it is already gone). Optional: the summary writer uses it to clean dead writers' temp files. */
+  remove?(path: string): Promise<void>;
   /** The path with its folders' symlinks resolved and its own name kept; the path itself when it cannot be resolved. */
   realpathDirs(path: string): Promise<string>;
 }

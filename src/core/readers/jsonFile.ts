@@ -1,6 +1,6 @@
 // Reading one JSON document for a reader: never throws, a file that does not parse becomes a Problem with the
 // line and column of the error, and any JSON path inside the document can be turned into a line for a Problem.
-import { parse as parseLenient, parseTree, findNodeAtLocation, printParseErrorCode, type ParseError, type Node } from 'jsonc-parser/lib/esm/main.js';
+import { parse as parseLenient, parseTree, findNodeAtLocation, printParseErrorCode, type ParseError, type Node } from 'jsonc-parser';
 import type { FsPort } from '../fs/port';
 import type { Problem, Severity } from '../model';
 
