@@ -2,6 +2,7 @@
 // column, else the file's start. vscode-free (zero-based line / character pairs).
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { Problem } from './core/model';
+import { lineColumnFast, lineStartsOf } from './core/readers/jsonFile';
 
 export interface Span {
   line: number;
@@ -10,20 +11,10 @@ export interface Span {
   endCharacter: number;
 }
 
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
-}
-
+/** Zero-based position of an offset (the core's helpers are 1-based). */
 function toPos(starts: number[], offset: number): { line: number; character: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid; else hi = mid - 1;
-  }
-  return { line: lo, character: offset - starts[lo] };
+  const { line, column } = lineColumnFast(starts, offset);
+  return { line: line - 1, character: column - 1 };
 }
 
 /** A parsed JSON text that answers span queries (parse once per file, query per problem). */
@@ -42,7 +33,7 @@ export class JsonLocator {
       const node = findNodeAtLocation(this.root, jsonPath.slice(0, n));
       if (!node) continue;
       // A property's value: point at the value; the key is reachable through parent.children[0].
-      this.starts ??= lineStarts(this.text);
+      this.starts ??= lineStartsOf(this.text);
       const s = toPos(this.starts, node.offset);
       const e = toPos(this.starts, node.offset + node.length);
       return { line: s.line, character: s.character, endLine: e.line, endCharacter: e.character };

@@ -17,14 +17,15 @@ export interface JsonDocument {
   lineStarts?: number[];
 }
 
-function lineStartsOf(text: string): number[] {
+/** Offsets where each line of `text` starts. */
+export function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return starts;
 }
 
 /** 1-based line and column of an offset, by binary search over the line starts. */
-function lineColumnFast(starts: number[], offset: number): { line: number; column: number } {
+export function lineColumnFast(starts: number[], offset: number): { line: number; column: number } {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
