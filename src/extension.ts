@@ -13,6 +13,7 @@ import { disposeLog, log } from './log';
 import { onSettingsChanged, readSettings } from './settings';
 import { describeFilter, isFilterActive } from './tree/viewState';
 import { countRun } from './core/model';
+import { initRunOverview } from './webviews/runOverviewPanel';
 
 /** What activate() returns: used by the integration tests (test/integration/README.md). */
 export interface HarborRunsApi {
@@ -60,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): HarborRunsApi {
     vscode.window.registerFileDecorationProvider(new FlagDecorationProvider()),
     vscode.languages.registerCodeActionsProvider(
       [{ scheme: 'file', pattern: '**/*_run_summary.json' }], new RewriteSummaryActions(store), { providedCodeActionKinds: RewriteSummaryActions.kinds }),
-    ...registerCommands({ store, provider, view, fs, diagnostics }),
+    initRunOverview(context.extensionUri), ...registerCommands({ store, provider, view, fs, diagnostics }),
     provider.onDidChangeState(updateFilterUi),
     // Watch only once runs were loaded (the view was shown or a command ran).
     store.onDidChange(() => {

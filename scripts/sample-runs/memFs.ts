@@ -1,5 +1,8 @@
 // An in-memory FsPort (absolute POSIX paths → bytes and mtimes), loaded from a generated folder: lets fuzz tests
 // mutate files hundreds of times without touching the disk. Folders are implied by the files under them.
+// Bytes are private: put() stores its own plain Uint8Array copy (never a Node Buffer, whose slice() is a view, not a
+// copy) and readFile() hands out a copy, as NodeFs does. So clones may share entries and a reader or a mutation that
+// changes the bytes it got can never change the base a fuzz test clones from.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EntryType, FileStat, FsPort } from '../../src/core/fs/port';
@@ -10,6 +13,8 @@ interface Entry { data: Uint8Array; mtimeMs: number }
 export class MemFs implements FsPort {
   readonly files = new Map<string, Entry>();
   private dirs = new Set<string>(['/']);
+  /** The latest mtime put so far: a write through the port lands one second after it (a clock that is not the machine's). */
+  private latestMs = 0;
 
   /** A copy of `dir` on disk, mounted at `mount` (default: the same absolute path). */
   static fromDisk(dir: string, mount = path.resolve(dir)): MemFs {
@@ -26,6 +31,7 @@ export class MemFs implements FsPort {
     const m = new MemFs();
     for (const [p, e] of this.files) m.files.set(p, { data: e.data, mtimeMs: e.mtimeMs });
     m.dirs = new Set(this.dirs);
+    m.latestMs = this.latestMs;
     return m;
   }
 
@@ -34,7 +40,8 @@ export class MemFs implements FsPort {
   }
 
   put(p: string, data: Uint8Array | string, mtimeMs = 0): void {
-    this.files.set(p, { data: typeof data === 'string' ? new TextEncoder().encode(data) : data, mtimeMs });
+    this.files.set(p, { data: typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data), mtimeMs });
+    this.latestMs = Math.max(this.latestMs, mtimeMs);
     this.addDir(path.posix.dirname(p));
   }
 
@@ -52,7 +59,7 @@ export class MemFs implements FsPort {
   async readFile(p: string): Promise<Uint8Array> {
     const f = this.files.get(p);
     if (!f) throw Object.assign(new Error(`ENOENT: no such file, open '${p}'`), { code: 'ENOENT' });
-    return f.data;
+    return new Uint8Array(f.data);
   }
 
   async readDir(p: string): Promise<[string, EntryType][]> {
@@ -66,8 +73,10 @@ export class MemFs implements FsPort {
   }
 
   async *readChunks(p: string, chunkSize = 1 << 16): AsyncIterable<Uint8Array> {
-    const data = await this.readFile(p);
-    for (let i = 0; i < data.length; i += chunkSize) yield data.slice(i, i + chunkSize);
+    const f = this.files.get(p);
+    if (!f) throw Object.assign(new Error(`ENOENT: no such file, open '${p}'`), { code: 'ENOENT' });
+    // Uint8Array.prototype.slice copies: each chunk is the reader's own.
+    for (let i = 0; i < f.data.length; i += chunkSize) yield f.data.slice(i, i + chunkSize);
   }
 
   async mkdirp(p: string): Promise<void> {
@@ -75,7 +84,7 @@ export class MemFs implements FsPort {
   }
 
   async writeFileAtomic(p: string, data: Uint8Array): Promise<void> {
-    this.put(p, data, Date.now());
+    this.put(p, data, this.latestMs + 1000);
   }
 
   async realpathDirs(p: string): Promise<string> {

@@ -75,7 +75,8 @@ function wrongType(text: string, a: number, value: unknown): string | null {
 export function applyMutation(fs: MemFs, file: string, m: Mutation): Applied {
   const entry = fs.files.get(file);
   if (!entry) return {};
-  const data = entry.data;
+  // A copy: never change the bytes in place (a clone shares them with the MemFs it was cloned from).
+  const data = new Uint8Array(entry.data);
   const put = (bytes: Uint8Array | string) => fs.put(file, bytes, entry.mtimeMs);
   switch (m.kind) {
     case 'delete':
@@ -88,9 +89,8 @@ export function applyMutation(fs: MemFs, file: string, m: Mutation): Applied {
       put(data.slice(0, data.length ? m.a % data.length : 0));
       return {};
     case 'flip': {
-      const out = data.slice();
-      for (let i = 0; i < 1 + (m.b % 4) && out.length; i++) out[(m.a + i * 7919) % out.length] ^= 1 << ((m.b + i) % 8);
-      put(out);
+      for (let i = 0; i < 1 + (m.b % 4) && data.length; i++) data[(m.a + i * 7919) % data.length] ^= 1 << ((m.b + i) % 8);
+      put(data);
       return {};
     }
     case 'garbage-line':

@@ -5,12 +5,14 @@ import type { CommandContext } from './context';
 import { clearFilter, filterByOutcome, filterByText, filterMenu, sortTasks, toggleOnlyProblems } from './filterCommands';
 import { copyPath, explainMissing, openAsJson, openItem, openProblem, refresh, revealInExplorer, revealInOS } from './itemCommands';
 import { writeRunSummaryCommand } from './writeRunSummary';
+import { openRunOverview } from './openRunOverview';
 
 type Handler = (ctx: CommandContext, arg?: unknown) => unknown;
 
 const COMMANDS: Record<string, Handler> = {
   'harborRuns.writeRunSummary': writeRunSummaryCommand,
   'harborRuns.refresh': refresh,
+  'harborRuns.openRunOverview': openRunOverview,
   'harborRuns.openItem': openItem,
   'harborRuns.explainMissing': explainMissing,
   'harborRuns.openProblem': openProblem,

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,6 +8,10 @@ import type { FsPort } from '../../src/core/fs/port';
 import { discoverRuns } from '../../src/core/discovery';
 import { excludesFolder, globMatch } from '../../src/core/glob';
 import { loadRuns, readCandidate } from '../../src/core/load';
+
+// Every temp folder of this file sits in one, removed after its tests.
+const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-disc-'));
+after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
 
 const nfs = new NodeFs();
 
@@ -33,7 +37,7 @@ test('glob: ** spans segments, * and ? stay within one, a bare pattern matches a
 
 /** A tree with one run of every kind, decoys that are not runs, and places discovery must not look into. */
 function makeTree(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-disc-')).split(path.sep).join('/');
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-disc-')).split(path.sep).join('/');
   // NeMo Gym with a summary: the rollouts file is not a second run; the verifier folder is not searched.
   write(`${root}/nemo/rollouts.jsonl`);
   write(`${root}/nemo/rollouts_failures.jsonl`);

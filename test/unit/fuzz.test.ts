@@ -1,8 +1,9 @@
 // Fuzz tests of every parser in src/core with fast-check: random and mutated inputs (truncated, bytes flipped,
 // garbage or duplicated lines, values of the wrong type, files emptied or deleted) never throw out of a reader,
 // and every Problem names its file and, for line-based formats, the line. Inputs are generated runs
-// (scripts/sample-runs) held in memory (MemFs), so each case is cheap. FUZZ_RUNS=<n> runs more cases.
-import { test, before } from 'node:test';
+// (scripts/sample-runs) held in memory (MemFs), so each case is cheap. FUZZ_RUNS=<n> runs more cases; the cases
+// are the same on every run (FUZZ_SEED, default fixed, so CI does not depend on the clock): FUZZ_SEED=<n> explores others.
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,13 +17,14 @@ import { readViewerDataset, readViewerProject, readViewerTrainingRun } from '../
 import { readVerdicts } from '../../src/core/readers/nemo/verdicts';
 import { buildRunSummary, serializeSummary, parseSignatures, writeRunSummary } from '../../src/core/summary';
 import { discoverRuns } from '../../src/core/discovery';
-import { generateNemoRun, nemoEveryCase } from '../../scripts/sample-runs/nemoGym';
+import { generateNemoRun, nemoEveryCase, NEMO_T0 } from '../../scripts/sample-runs/nemoGym';
 import { generateHarborJob, harborEveryCase } from '../../scripts/sample-runs/harborJob';
 import { generateViewerData, viewerEveryCase } from '../../scripts/sample-runs/viewerData';
 import { MemFs } from '../../scripts/sample-runs/memFs';
 import { MUTATIONS, applyMutation, type Mutation } from '../../scripts/sample-runs/mutate';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+fc.configureGlobal({ seed: Number(process.env.FUZZ_SEED ?? 20260822) });
 const SEVERITIES = new Set(['error', 'warning', 'info']);
 /** Codes that are about one line of a line-based file: they must carry the line. */
 const LINE_CODES = new Set(['parse-error', 'not-object', 'incomplete-tail']);
@@ -118,7 +120,10 @@ test('readJsonl: a file that is missing or a folder is one Problem, not a throw'
 
 // ------------------------------------------------------------------ generated runs, held in memory
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-fuzz-'));
+// The generated runs are written once, read into memory, and the folders removed after the file's tests.
+const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-fuzz-'));
+after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
+const tmp = () => fs.mkdtempSync(path.join(tmpRoot, 'run-'));
 let nemoFs: MemFs, nemoRollouts: string, nemoSummary: string, nemoFiles: string[];
 let harborFs: MemFs, harborJob: string, harborFiles: string[];
 let viewerFs: MemFs, viewerProject: string, viewerFiles: string[];
@@ -130,7 +135,8 @@ before(async () => {
   nemoRollouts = r.rolloutsPath;
   const built = await buildRunSummary(nemoFs, nemoRollouts, { skipped: r.skipped });
   nemoSummary = path.join(nd, 'rollouts_run_summary.json');
-  nemoFs.put(nemoSummary, serializeSummary(built.document), Date.now());
+  // Written after the health reports (T0+5), as `gym eval run` leaves it: a fixed time, not the clock's.
+  nemoFs.put(nemoSummary, serializeSummary(built.document), (NEMO_T0 + 6) * 1000);
   nemoFiles = [...nemoFs.files.keys()].sort();
   const hd = tmp();
   const j = await generateHarborJob(hd, harborEveryCase());
@@ -159,6 +165,27 @@ function expectLineProblem(problems: Problem[], file: string, line: number | und
 }
 
 const caseArb = fc.tuple(fc.nat(), mutationArb);
+
+test('a mutated clone never changes the run it was cloned from, nor does changing the bytes a read returned', async () => {
+  const bases: [MemFs, string[]][] = [[nemoFs, nemoFiles], [harborFs, harborFiles], [viewerFs, viewerFiles]];
+  const copyOf = (m: MemFs) => new Map([...m.files].map(([p, e]) => [p, Buffer.from(e.data)]));
+  const before = bases.map(([m]) => copyOf(m));
+  const unchanged = (i: number, file: string) =>
+    assert.ok(Buffer.from(bases[i][0].files.get(file)!.data).equals(before[i].get(file)!), `the base's ${file} changed`);
+  // Every kind of mutation on every file of every base, then random ones.
+  bases.forEach(([base, files], i) => {
+    for (const kind of MUTATIONS) {
+      files.forEach((_, pick) => unchanged(i, mutated(base, files, pick, { kind, a: 3 + pick, b: 5, junk: 'x', value: 1 }).file));
+    }
+  });
+  fc.assert(fc.property(fc.nat(2), caseArb, (i, [pick, m]) => unchanged(i, mutated(bases[i][0], bases[i][1], pick, m).file)), { numRuns: RUNS });
+  // A reader that scribbles on what it read (NodeFs hands out fresh buffers too) leaves the file as it was.
+  const [file] = viewerFiles;
+  (await viewerFs.readFile(file)).fill(0);
+  for await (const chunk of viewerFs.readChunks(file, 7)) chunk.fill(0);
+  unchanged(2, file);
+  bases.forEach(([m], i) => assert.deepEqual(copyOf(m), before[i]));
+});
 
 test('readNemoRollouts and writeRunSummary (no summary yet): mutated run files never throw; a garbage rollouts line is named', async () => {
   await fc.assert(fc.asyncProperty(caseArb, async ([pick, m]) => {

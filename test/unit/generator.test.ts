@@ -1,11 +1,12 @@
 // The sample-run generators (scripts/sample-runs): deterministic bytes, every promised file on disk, JSON / JSONL
 // that parses (except where a spec asks for garbage), Harbor results with the fields Harbor writes, viewer
 // aggregates that agree with a recomputation from the tasks, and the committed examples/ matching the generator.
-import { test, describe } from 'node:test';
+import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { generateNemoRun, nemoEveryCase, nemoLarge, NEMO_T0, type NemoRunSpec } from '../../scripts/sample-runs/nemoGym';
 import { generateHarborJob, harborEveryCase, harborLarge } from '../../scripts/sample-runs/harborJob';
 import { generateViewerData, viewerEveryCase } from '../../scripts/sample-runs/viewerData';
@@ -21,7 +22,10 @@ import { ViewerSummarySchema, ProjectSchema, ViewerTraceSchema, TrainingRunSchem
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const fixtures = path.resolve(repoRoot, '..', 'shared', 'fixtures');
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-gen-'));
+// One temp folder for the whole file, removed after its tests; each test takes fresh folders inside it.
+const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-gen-'));
+after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
+const tmp = () => fs.mkdtempSync(path.join(tmpRoot, 'g-'));
 const readJson = (p: string): any => JSON.parse(fs.readFileSync(p, 'utf8'));
 const lines = (p: string): any[] => fs.readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const mtime = (p: string) => Math.round(fs.statSync(p).mtimeMs / 1000);
@@ -363,6 +367,11 @@ describe('examples/', () => {
     assert.ok(!listFiles(path.join(out, 'nemo-gym', 'tb-smoke')).some((f) => f.endsWith('_run_summary.json')));
     assert.ok(fs.existsSync(path.join(out, 'nemo-gym', 'tb-mini', 'rollouts_run_summary.json')));
     assert.ok(totalBytes(out) < 600_000, `examples are ${totalBytes(out)} bytes`);
+    // What a fresh clone gets is what git keeps: files, not folders (an empty one vanishes) and not what an ignore
+    // rule drops (the repository-wide out/ and *.log rules once dropped a Harbor artifact and the job logs).
+    assert.deepEqual(emptyFolders(out), [], 'git does not keep empty folders');
+    const ignored = gitIgnored(listFiles(out).map((f) => `examples/${f}`));
+    assert.deepEqual(ignored, [], 'examples/.gitignore must re-include what the repository-wide rules drop');
     const committed = path.join(repoRoot, 'examples');
     if (!fs.existsSync(path.join(committed, 'nemo-gym'))) return;
     // The summary is the writer's (src/core/summary), checked by its own tests; the rest is this generator's.
@@ -371,3 +380,27 @@ describe('examples/', () => {
     assert.equal(firstDifference(strip(snapshot(committed)), strip(snapshot(out))), undefined, 'run `npm run examples` after changing the generator');
   });
 });
+
+function emptyFolders(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    const entries = fs.readdirSync(d, { withFileTypes: true });
+    if (!entries.length) out.push(path.relative(dir, d));
+    for (const e of entries) if (e.isDirectory()) walk(path.join(d, e.name));
+  };
+  walk(dir);
+  return out;
+}
+
+/**
+ * The paths (relative to the repository) that its ignore rules drop, as `git check-ignore --no-index` says; [] when
+ * the repository is not a git work tree (a tarball: nothing is dropped by a commit there).
+ */
+function gitIgnored(paths: string[]): string[] {
+  const inTree = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: repoRoot, encoding: 'utf8' });
+  if (inTree.status !== 0 || inTree.stdout.trim() !== 'true') return [];
+  const r = spawnSync('git', ['check-ignore', '--no-index', '--stdin', '-z'], { cwd: repoRoot, input: paths.join('\0'), encoding: 'utf8' });
+  // Exit 0: some paths are ignored, 1: none is, anything else: git failed.
+  assert.ok(r.status === 0 || r.status === 1, `git check-ignore failed: ${r.stderr}`);
+  return r.stdout.split('\0').filter(Boolean);
+}

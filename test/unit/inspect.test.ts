@@ -1,10 +1,14 @@
 // `harbor-runs inspect`, run as the user runs it: the built CLI (out/cli.js) in a child process.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
+
+// Every temp folder of this file sits in one, removed after its tests.
+const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-inspect-'));
+after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
 
 const cli = path.resolve(__dirname, '..', '..', 'cli.js');
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -32,7 +36,7 @@ interface JsonRun {
 
 /** A NeMo Gym run (3 tasks × 2 repeats) with one absent verifier folder and one all-infra task. */
 function makeRoot(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-inspect-')).split(path.sep).join('/');
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-inspect-')).split(path.sep).join('/');
   const rep = (n: number, o: Record<string, unknown>) => ({ repeat: n, outcome: 'scored', reward: 1, missing: [], ...o });
   write(`${root}/run/rollouts.jsonl`, '');
   write(`${root}/run/rollouts_run_summary.json`, {
@@ -57,7 +61,7 @@ test('usage errors exit 2, an unreadable path exits 1, both with a message on st
   const bad = inspect('.', '--frobnicate');
   assert.equal(bad.code, 2);
   assert.match(bad.err, /unknown option --frobnicate/);
-  const gone = inspect(path.join(os.tmpdir(), 'hr-no-such-folder-here'));
+  const gone = inspect(path.join(tmpRoot, 'no-such-folder-here'));
   assert.equal(gone.code, 1);
   assert.match(gone.err, /cannot read .*no such file or folder/);
   assert.equal(gone.out, '');

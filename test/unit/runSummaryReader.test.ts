@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -7,12 +7,16 @@ import { NodeFs } from '../../src/core/fs/nodeFs';
 import { readNemoRollouts, readRunSummary } from '../../src/core/readers/runSummary';
 import type { Run } from '../../src/core/model';
 
+// Every temp folder of this file sits in one, removed after its tests.
+const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-summary-reader-'));
+after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
+
 const nfs = new NodeFs();
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const fixtures = path.resolve(repoRoot, '..', 'shared', 'fixtures');
 
 function tmp(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summary-')).split(path.sep).join('/');
+  return fs.mkdtempSync(path.join(tmpRoot, 'hr-summary-')).split(path.sep).join('/');
 }
 
 function write(file: string, data: unknown): void {

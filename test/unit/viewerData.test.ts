@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -6,10 +6,14 @@ import * as path from 'node:path';
 import { NodeFs } from '../../src/core/fs/nodeFs';
 import { readViewerDataset, readViewerTrainingRun } from '../../src/core/readers/viewerData';
 
+// Every temp folder of this file sits in one, removed after its tests.
+const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-viewer-'));
+after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
+
 const nfs = new NodeFs();
 
 function tmp(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'hr-viewer-')).split(path.sep).join('/');
+  return fs.mkdtempSync(path.join(tmpRoot, 'hr-viewer-')).split(path.sep).join('/');
 }
 
 function write(file: string, data: unknown): void {

@@ -10,7 +10,7 @@ import { readManifestDataset, readPreviousSummary, readRunConfig } from './ident
 import { dirname, joinPath, normalizePath, PathRelator, relativePath, runSummaryPathFor } from './paths';
 import { firstTaskSource, preparedIdentity, readRows, readUnexpanded, readSchedule, Selection, type RepeatRecord, type RowsSummary, type TaskRecord } from './rows';
 import { readSignaturesSidecar, type OutputSignatures } from './signatures';
-import { MovedRoot, rootFromLogDirs, verifierPaths, type VerifierPaths } from './verification';
+import { MovedRoot, Pool, rootFromLogDirs, VerifierPrefetch, verifierPaths, type VerifierPaths } from './verification';
 
 export interface SummaryOptions {
   /** The collector's split; names the collated input `<stem>/preprocessed_datasets/<split>.jsonl`. Default 'validation'. */
@@ -31,7 +31,8 @@ export interface SummaryOptions {
   now?: () => number;
 }
 
-const VERIFY_CONCURRENCY = 32;
+/** Verifier-folder listings in flight at once (the libuv pool has 4 threads; the rest wait in a short queue). */
+const VERIFY_CONCURRENCY = 48;
 const MAX_MISSING_PROBLEMS = 200;
 
 function throwIfAborted(signal?: AbortSignal): void {
@@ -77,7 +78,9 @@ Promise<{ document: RunSummaryDocument; problems: Problem[] }> {
   const scheduleSource = schedulePath ? await readSchedule(ctx, schedulePath, sel) : null;
   const acc: RowsSummary = { taskSources: new Set(), rows: 0, notSelected: 0, taskIndexes: new Set() };
   const logDirs = new Set<string>();
-  if (f.readable.rollouts) await readRows(ctx, f.readable.rollouts, 'result', sel, !schedulePath, acc, logDirs);
+  // The verifier folders are listed while the rows are still being scanned (the disk overlaps the CPU).
+  const prefetch = new VerifierPrefetch(fs, rel, rolloutsDir, VERIFY_CONCURRENCY);
+  if (f.readable.rollouts) await readRows(ctx, f.readable.rollouts, 'result', sel, !schedulePath, acc, logDirs, prefetch);
   if (f.readable.failures) await readRows(ctx, f.readable.failures, 'failure', sel, !schedulePath, acc, logDirs);
   if (!schedulePath && sel.tasks.size === 0) {
     // Nothing ran and nothing names the schedule (rule 12): the run's selection is its collated input, else its
@@ -98,7 +101,7 @@ Promise<{ document: RunSummaryDocument; problems: Problem[] }> {
 
   const unvalidated = opts.unvalidated ?? previous?.unvalidated ?? {};
   const skipped = opts.skipped ?? previous?.skipped ?? {};
-  const tasks = await buildTasks(fs, rel, root, sel, unvalidated, opts.signal);
+  const tasks = await buildTasks(fs, rel, root, sel, unvalidated, prefetch, opts.signal);
   const missingPaths: string[] = [];
   const seen = new Set<string>();
   for (const t of tasks) for (const r of t.repeats) for (const m of r.missing) {
@@ -210,7 +213,7 @@ function sortedTasks(sel: Selection, unvalidated: Record<string, string>): TaskR
 }
 
 async function buildTasks(fs: FsPort, rel: PathRelator, root: MovedRoot, sel: Selection,
-  unvalidated: Record<string, string>, signal?: AbortSignal): Promise<RunSummaryTask[]> {
+  unvalidated: Record<string, string>, prefetch: VerifierPrefetch, signal?: AbortSignal): Promise<RunSummaryTask[]> {
   const ordered = sortedTasks(sel, unvalidated);
   const jobs: { rec: RepeatRecord; out?: RunSummaryRepeat }[] = [];
   const tasks = ordered.map((t) => {
@@ -224,12 +227,16 @@ async function buildTasks(fs: FsPort, rel: PathRelator, root: MovedRoot, sel: Se
     if (j.rec.result?.logsDir) withFolder.push(j);
     else j.out = repeatEntry(j.rec, null);
   }
-  for (let i = 0; i < withFolder.length; i += VERIFY_CONCURRENCY) {
-    throwIfAborted(signal);
-    await Promise.all(withFolder.slice(i, i + VERIFY_CONCURRENCY).map(async (j) => {
-      j.out = repeatEntry(j.rec, await verifierPaths(fs, rel, root, j.rec.result!.logsDir));
-    }));
-  }
+  // Most folders were listed during the scan (found where the row names them); the others (gone, or in a moved
+  // results folder) are located now that the results root is known.
+  const pool = new Pool(VERIFY_CONCURRENCY);
+  await Promise.all(withFolder.map(async (j) => {
+    const logsDir = j.rec.result!.logsDir!;
+    const found = await prefetch.take(logsDir);
+    const paths = found ?? await pool.run(() => { throwIfAborted(signal); return verifierPaths(fs, rel, root, logsDir); });
+    j.out = repeatEntry(j.rec, paths);
+  }));
+  throwIfAborted(signal);
   return tasks.map(({ t, slots }) => ({ task_id: t.taskId, task_index: t.taskIndex, repeats: slots.map((s) => s.out!) }));
 }
 

@@ -212,7 +212,7 @@ export interface RowsSummary { taskSources: Set<string>; rows: number; notSelect
 
 /** Reads result or failure rows into the selection (`create`: no schedule, the rows themselves select). */
 export async function readRows(ctx: ScanContext, path: string, kind: 'result' | 'failure', sel: Selection, create: boolean,
-  acc: RowsSummary, logDirs: Set<string>): Promise<void> {
+  acc: RowsSummary, logDirs: Set<string>, prefetch?: { add(logsDir: string): void }): Promise<void> {
   await scanFile(ctx, path, RESULT, (row, line) => {
     const id = identity(ctx, path, line, row, '_ng_task_id');
     if (!id) return;
@@ -224,6 +224,7 @@ export async function readRows(ctx: ScanContext, path: string, kind: 'result' | 
     if (kind === 'result') {
       const logsDir = str(row.verifier_logs_dir);
       if (logsDir && logDirs.size < 64) logDirs.add(logsDir);
+      if (logsDir) prefetch?.add(logsDir);
       // A later row for the same repeat (a retry, a resumed run) replaces an earlier one.
       r.result = {
         reward: num(row.reward), mask_sample: bool(row.mask_sample), failure_kind: str(row.failure_kind),

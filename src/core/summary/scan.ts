@@ -22,7 +22,7 @@ function fail(i: number): never {
 function skipString(buf: Uint8Array, i: number): number {
   let j = i + 1;
   for (;;) {
-    const q = buf.indexOf(QUOTE, j);
+    const q = (buf as Buffer).indexOf(QUOTE, j);
     if (q < 0) fail(buf.length);
     // An odd number of backslashes before the quote escapes it.
     let k = q - 1;
@@ -66,6 +66,12 @@ function keyMatches(buf: Uint8Array, start: number, end: number, key: Uint8Array
   return true;
 }
 
+// Quotes are searched with Node's Buffer#indexOf (memchr; about twice as fast as a plain Uint8Array's indexOf over
+// a transcript's hundreds of strings). Without Node's Buffer (a browser), the Uint8Array's own indexOf does.
+const NodeBuffer: typeof Buffer | undefined = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+const asBuffer = (b: Uint8Array): Uint8Array =>
+  (!NodeBuffer || NodeBuffer.isBuffer(b) ? b : NodeBuffer.from(b.buffer, b.byteOffset, b.byteLength));
+
 export class KeyPicker {
   private readonly keys: Uint8Array[];
   /**
@@ -85,7 +91,8 @@ export class KeyPicker {
    * The wanted top-level keys of the object in `buf`, parsed with JSON.parse; keys not in the object are absent.
    * `stopWhenFound`: return as soon as every wanted key was seen (the rest of the object is not checked).
    */
-  pick(buf: Uint8Array, stopWhenFound = false): Record<string, unknown> {
+  pick(bytes: Uint8Array, stopWhenFound = false): Record<string, unknown> {
+    const buf = asBuffer(bytes);
     let found = 0;
     const out: Record<string, unknown> = {};
     let i = skipWs(buf, 0);

@@ -83,6 +83,21 @@ export async function verifierPaths(fs: FsPort, rel: PathRelator, root: MovedRoo
     if (mapped) { dir = mapped; list = await listDir(fs, dir); }
   }
   if (list === undefined) return { ...NO_VERIFIER_PATHS, missing: [await rel.rel(dir)] };
+  return pathsIn(rel, dir, list);
+}
+
+/**
+ * The verification paths of a folder found where the row names it (relative to `currentRoot`), or undefined when
+ * nothing is there: the answer then depends on the results root, known only once every row was read (MovedRoot).
+ * What the prefetch runs while the rows are still being scanned.
+ */
+export async function verifierPathsAsWritten(fs: FsPort, rel: PathRelator, currentRoot: string, logsDir: string): Promise<VerifierPaths | undefined> {
+  const dir = resolvePath(currentRoot, logsDir);
+  const list = await listDir(fs, dir);
+  return list === undefined ? undefined : pathsIn(rel, dir, list);
+}
+
+async function pathsIn(rel: PathRelator, dir: string, list: [string, 'file' | 'dir' | 'other'][]): Promise<VerifierPaths> {
   const entries = new Map(list);
   // The folder is located as rule 6 says (its parent's links resolved, its own name kept); what it holds is named
   // under it, so a folder that is a link keeps its name in every path (and a 40k-row run costs one readDir per row).
@@ -99,4 +114,62 @@ export async function verifierPaths(fs: FsPort, rel: PathRelator, root: MovedRoo
     artifacts: file('artifacts', 'dir'),
     missing: [],
   };
+}
+
+/**
+ * Runs async jobs with at most `limit` in flight (the libuv pool has 4 threads: a few dozen queued listings keep it
+ * busy while the main thread scans, without queueing 40k requests at once).
+ */
+export class Pool {
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+  private head = 0;
+
+  constructor(private readonly limit: number) {}
+
+  run<T>(job: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const start = () => {
+        this.inFlight++;
+        job().then(resolve, reject).finally(() => { this.inFlight--; this.next(); });
+      };
+      if (this.inFlight < this.limit) start();
+      else this.waiting.push(start);
+    });
+  }
+
+  private next(): void {
+    if (this.head < this.waiting.length) {
+      const start = this.waiting[this.head];
+      this.waiting[this.head++] = undefined as unknown as () => void;
+      if (this.head > 1024 && this.head * 2 > this.waiting.length) { this.waiting.splice(0, this.head); this.head = 0; }
+      start();
+    }
+  }
+}
+
+/**
+ * Lists the rows' verifier folders while the rows are still being read (rule 7's common case: the folder is where the
+ * row names it), so the disk work overlaps the scan instead of following it. `take` hands back the prefetched
+ * answer for a folder (undefined: not found as written, or never asked) and forgets it (memory stays per repeat).
+ */
+export class VerifierPrefetch {
+  private readonly pending = new Map<string, Promise<VerifierPaths | undefined>>();
+  private readonly pool: Pool;
+
+  constructor(private readonly fs: FsPort, private readonly rel: PathRelator, private readonly currentRoot: string, limit = 48) {
+    this.pool = new Pool(limit);
+  }
+
+  add(logsDir: string): void {
+    if (this.pending.has(logsDir)) return;
+    const p = this.pool.run(() => verifierPathsAsWritten(this.fs, this.rel, this.currentRoot, logsDir)).catch(() => undefined);
+    this.pending.set(logsDir, p);
+  }
+
+  take(logsDir: string): Promise<VerifierPaths | undefined> | undefined {
+    const p = this.pending.get(logsDir);
+    if (p) this.pending.delete(logsDir);
+    return p;
+  }
 }

@@ -1,0 +1,44 @@
+// "Harbor: Open Run Overview": from a run's tree item (inline button / context menu), from any node under a run,
+// from a run id (tests), or from the palette with a quick pick of the runs.
+import * as vscode from 'vscode';
+import type { Run } from '../core/model';
+import { countRun } from '../core/model';
+import { isTreeNode } from '../tree/provider';
+import { RunOverviewPanel, overviewExtensionUri } from '../webviews/runOverviewPanel';
+import type { CommandContext } from './context';
+
+const KIND_LABEL: Record<Run['kind'], string> = { 'nemo-gym': 'NeMo Gym', 'harbor-job': 'Harbor job', 'viewer-data': 'viewer data' };
+
+async function pickRun(ctx: CommandContext): Promise<Run | undefined> {
+  await ctx.store.ensureLoaded();
+  const runs = ctx.store.runs().sort((a, b) => a.label.localeCompare(b.label));
+  if (runs.length === 0) {
+    void vscode.window.showInformationMessage('No run was found in this workspace.');
+    return undefined;
+  }
+  const items = runs.map((run) => {
+    const c = countRun(run);
+    return {
+      label: run.label,
+      description: `${KIND_LABEL[run.kind]} · ${run.tasks.length} tasks · ${c.passed}/${c.measured} passed`,
+      detail: vscode.workspace.asRelativePath(run.anchor),
+      run,
+    };
+  });
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Open the overview of which run?', matchOnDescription: true, matchOnDetail: true });
+  return pick?.run;
+}
+
+/** Returns the id of the run whose overview is shown (undefined when cancelled). */
+export async function openRunOverview(ctx: CommandContext, arg: unknown): Promise<string | undefined> {
+  let run: Run | undefined;
+  if (isTreeNode(arg) && 'run' in arg) run = arg.run;
+  else if (typeof arg === 'string') { await ctx.store.ensureLoaded(); run = ctx.store.get(arg); }
+  else if (arg === undefined) {
+    const sel = ctx.view.visible ? ctx.view.selection[0] : undefined;
+    run = sel && 'run' in sel ? sel.run : await pickRun(ctx);
+  }
+  if (!run) return undefined;
+  RunOverviewPanel.show({ extensionUri: overviewExtensionUri(), store: ctx.store, provider: ctx.provider, view: ctx.view }, run);
+  return run.id;
+}

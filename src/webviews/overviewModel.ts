@@ -1,0 +1,152 @@
+// Run → the serialisable view model of the Run Overview webview (the `init` message). vscode-free and DOM-free.
+// Rows are tasks, columns attempts #1…#k (k = most attempts of any task); viewer-data runs group the columns by
+// their `model|harness` cell. pass@k leaves unmeasured (null reward) attempts out: "null reward = not measured".
+import type { Attempt, Outcome, Run, Task } from '../core/model';
+import { OUTCOMES, countRun } from '../core/model';
+import { passAtK, taskPassAtK } from '../core/passAtK';
+import { OUTCOME_ICONS, OUTCOME_LABELS } from '../tree/outcomeStyle';
+import type { OverviewCell, OverviewColumn, OverviewModel, OverviewProblemRow, OverviewTaskRow, PassAt } from '../../webview/protocol';
+
+export interface OverviewOptions {
+  /** Most task rows sent (the rest is counted in tasksOmitted). */
+  maxTasks?: number;
+  maxProblems?: number;
+}
+
+const DEFAULT_MAX_TASKS = 5000;
+const DEFAULT_MAX_PROBLEMS = 500;
+
+function byIndex(a: Attempt, b: Attempt): number {
+  return a.index - b.index;
+}
+
+export function formatReward(r: number | null | undefined): string {
+  if (r === null || r === undefined || !Number.isFinite(r)) return '—';
+  return Number.isInteger(r) ? r.toFixed(1) : String(Math.round(r * 1000) / 1000);
+}
+
+export function cellTooltip(task: Task, a: Attempt): string {
+  const lines = [`${task.label || task.id} ${a.label}${a.cell ? ` (${a.cell})` : ''}`, `Outcome: ${OUTCOME_LABELS[a.outcome]}`];
+  lines.push(`Reward: ${a.reward === null || a.reward === undefined ? 'null (not measured)' : formatReward(a.reward)}`);
+  if (a.exception) lines.push(`Exception: ${a.exception.type}${a.exception.message ? `: ${a.exception.message}` : ''}${a.exception.where ? ` (${a.exception.where})` : ''}`);
+  const f = a.failure;
+  if (f) {
+    const parts = [f.kind, f.class, f.stage, f.reason].filter((x): x is string => typeof x === 'string' && x.length > 0);
+    if (parts.length) lines.push(`Failure: ${parts.join(' · ')}`);
+  }
+  if (a.missing.length) lines.push(`Missing: ${a.missing.length} expected file(s)`);
+  return lines.join('\n').slice(0, 4000);
+}
+
+function cellOf(task: Task, a: Attempt): OverviewCell {
+  const reward = typeof a.reward === 'number' && Number.isFinite(a.reward) ? a.reward : null;
+  return { attemptId: a.id, label: a.label, outcome: a.outcome, reward, icon: OUTCOME_ICONS[a.outcome].id, tooltip: cellTooltip(task, a) };
+}
+
+/** Columns, and for each task its attempts placed in them. */
+function layout(run: Run, tasks: Task[]): { columns: OverviewColumn[]; place: (t: Task) => (Attempt | null)[] } {
+  if (run.kind === 'viewer-data') {
+    const widths = new Map<string, number>();
+    for (const t of run.tasks) {
+      const per = new Map<string, number>();
+      for (const a of t.attempts) { const c = a.cell ?? ''; per.set(c, (per.get(c) ?? 0) + 1); }
+      for (const [c, n] of per) widths.set(c, Math.max(widths.get(c) ?? 0, n));
+    }
+    const cells = [...widths.keys()].sort((a, b) => a.localeCompare(b));
+    const columns: OverviewColumn[] = [];
+    const offset = new Map<string, number>();
+    for (const c of cells) {
+      offset.set(c, columns.length);
+      for (let i = 0; i < widths.get(c)!; i++) columns.push({ label: `#${i + 1}`, group: c || '(no cell)' });
+    }
+    return {
+      columns,
+      place: (t) => {
+        const row: (Attempt | null)[] = new Array(columns.length).fill(null);
+        const used = new Map<string, number>();
+        for (const a of [...t.attempts].sort(byIndex)) {
+          const c = a.cell ?? '';
+          const i = used.get(c) ?? 0;
+          used.set(c, i + 1);
+          row[offset.get(c)! + i] = a;
+        }
+        return row;
+      },
+    };
+  }
+  const k = Math.max(0, ...tasks.map((t) => t.attempts.length));
+  const columns = Array.from({ length: k }, (_, i) => ({ label: `#${i + 1}` }));
+  return {
+    columns,
+    place: (t) => {
+      const row: (Attempt | null)[] = new Array(k).fill(null);
+      [...t.attempts].sort(byIndex).forEach((a, i) => { row[i] = a; });
+      return row;
+    },
+  };
+}
+
+function rel(root: string, file: string): string {
+  const r = root.endsWith('/') ? root : `${root}/`;
+  return file.startsWith(r) ? file.slice(r.length) : file;
+}
+
+export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewModel {
+  const maxTasks = opts.maxTasks ?? DEFAULT_MAX_TASKS;
+  const maxProblems = opts.maxProblems ?? DEFAULT_MAX_PROBLEMS;
+  const c = countRun(run);
+  const k = Math.max(1, ...run.tasks.map((t) => t.attempts.length));
+  const rewards = run.tasks.map((t) => ({ rewards: t.attempts.map((a) => a.reward) }));
+  const at = (kk: number): PassAt => {
+    const r = passAtK(rewards, kk);
+    return { k: kk, value: r.value, nTasks: r.nTasks, nMeasured: r.nMeasured, nAllInfra: r.nAllInfra };
+  };
+  const shown = run.tasks.slice(0, maxTasks);
+  const { columns, place } = layout(run, shown);
+  const tasks: OverviewTaskRow[] = shown.map((t) => ({
+    id: t.id,
+    label: t.label || t.id,
+    cells: place(t).map((a) => (a ? cellOf(t, a) : null)),
+    passAtK: taskPassAtK(t.attempts.map((a) => a.reward), k),
+    outcomes: [...new Set<Outcome>(t.attempts.map((a) => a.outcome))],
+  }));
+  const problems: OverviewProblemRow[] = run.problems.slice(0, maxProblems).map((p, index) => ({
+    index, file: p.file, displayFile: rel(run.root, p.file), line: p.line, severity: p.severity, code: p.code, message: p.message,
+  }));
+  return {
+    runId: run.id,
+    label: run.label,
+    kind: run.kind,
+    state: run.state,
+    root: run.root,
+    identity: Object.entries(run.identity).map(([key, v]) => [key, v ?? null] as [string, string | null]),
+    counts: {
+      total: c.total,
+      measured: c.measured,
+      passed: c.passed,
+      byOutcome: OUTCOMES.filter((o) => c.byOutcome[o] > 0)
+        .map((o) => ({ outcome: o, label: OUTCOME_LABELS[o], icon: OUTCOME_ICONS[o].id, count: c.byOutcome[o] })),
+    },
+    passAt1: at(1),
+    passAtK: at(k),
+    columns,
+    tasks,
+    tasksOmitted: run.tasks.length - shown.length,
+    problems,
+    problemsOmitted: run.problems.length - problems.length,
+  };
+}
+
+/** The attempt a cell stands for (host side of `openAttempt`). */
+export function findAttempt(run: Run, taskId: string, attemptId: string): { task: Task; attempt: Attempt } | undefined {
+  const task = run.tasks.find((t) => t.id === taskId);
+  const attempt = task?.attempts.find((a) => a.id === attemptId);
+  return task && attempt ? { task, attempt } : undefined;
+}
+
+/** The file to open for an attempt: its test-stdout, else its first present evidence file (not folder). */
+export function evidenceToOpen(a: Attempt): string | undefined {
+  const files = (evs: Attempt['evidence']): Attempt['evidence'] => evs.flatMap((e) => [e, ...files(e.children ?? [])]);
+  const all = files(a.evidence).filter((e) => e.present && !e.isDir);
+  return (all.find((e) => e.kind === 'test-stdout') ?? all[0])?.path;
+}

@@ -1,0 +1,93 @@
+// "Harbor: Open Run Overview" in the real workbench: the command opens one webview panel per run (opening it again
+// reveals the same panel), the webview says `ready` and renders one grid row per task; through the driver's
+// @@webview hook the grid's text is read and a cell is clicked, which reveals that attempt in the Runs tree and
+// opens its test-stdout in a preview editor.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { hasDriver, screenshot, until, webview } from './helpers';
+import { api, type HarborRunsApi } from './treeHelpers';
+import type { Run } from '../../src/core/model';
+import { evidenceToOpen } from '../../src/webviews/overviewModel';
+import { parseWebviewMessage, type WebviewMessage } from '../../webview/protocol';
+
+interface OverviewState {
+  open: { runId: string; title: string; visible: boolean; viewType: string }[];
+  messages: { runId: string; message: WebviewMessage }[];
+}
+
+async function overviewState(runId?: string): Promise<OverviewState> {
+  const s = await vscode.commands.executeCommand<OverviewState>('harborRuns._overviewState', runId);
+  assert.ok(s, 'the extension answers _overviewState');
+  return s;
+}
+
+suite('run overview webview', () => {
+  let a: HarborRunsApi;
+  let run: Run;
+  suiteSetup(async () => {
+    a = await api();
+    const r = a.store.runs().find((x) => x.kind === 'nemo-gym' && x.label.startsWith('tb-mini'));
+    assert.ok(r, 'examples/ has the tb-mini run');
+    run = r;
+  });
+  suiteTeardown(async () => { await vscode.commands.executeCommand('workbench.action.closeAllEditors'); });
+
+  test('opens through the command, handshakes and renders one row per task', async () => {
+    const id = await vscode.commands.executeCommand<string>('harborRuns.openRunOverview', run.id);
+    assert.equal(id, run.id);
+    const ready = await until(async () => {
+      const s = await overviewState(run.id);
+      return s.messages.find((m) => m.message.type === 'ready');
+    }, { timeout: 20_000, message: 'the webview posts ready' });
+    assert.ok(parseWebviewMessage(ready.message).ok, 'the host recorded a valid ready message');
+    const rendered = await until(async () => {
+      const msgs = (await overviewState(run.id)).messages.map((m) => m.message);
+      const err = msgs.find((m) => m.type === 'error');
+      if (err) throw new Error(`the webview reported: ${JSON.stringify(err)}`);
+      return msgs.find((m) => m.type === 'rendered');
+    }, { timeout: 20_000, message: 'the webview renders the init model' }).catch(async (e: Error) => {
+      throw new Error(`${e.message}; messages: ${JSON.stringify((await overviewState(run.id)).messages).slice(0, 2000)}`);
+    });
+    assert.equal(rendered.type === 'rendered' && rendered.rows, run.tasks.length);
+    assert.equal(rendered.type === 'rendered' && rendered.columns, Math.max(...run.tasks.map((t) => t.attempts.length)));
+    const s = await overviewState(run.id);
+    assert.equal(s.open.filter((p) => p.runId === run.id).length, 1);
+    assert.equal(s.open[0].title, `Overview: ${run.label}`);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.equal(tab?.label, `Overview: ${run.label}`);
+    assert.ok(tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('harborRuns.runOverview'), 'the active tab is the overview webview');
+    assert.equal(s.messages.some((m) => m.message.type === 'cspViolation'), false, 'no CSP violation reported by the page');
+
+    // Opening it again reveals the same panel.
+    await vscode.commands.executeCommand('harborRuns.openRunOverview', run.id);
+    assert.equal((await overviewState()).open.filter((p) => p.runId === run.id).length, 1);
+    if (hasDriver()) await screenshot('overview-opened');
+  });
+
+  test('clicking a cell reveals the attempt and opens its test-stdout', async function () {
+    if (!hasDriver()) { this.skip(); return; }
+    const task = run.tasks.find((t) => t.attempts.some((x) => evidenceToOpen(x)?.endsWith('test-stdout.txt')));
+    assert.ok(task, 'tb-mini has an attempt with a test-stdout');
+    const attempt = task.attempts.find((x) => evidenceToOpen(x)?.endsWith('test-stdout.txt'))!;
+    const grid = await webview('overview-grid-text', 'text', '#grid tbody');
+    assert.ok(grid?.ok, grid?.error);
+    for (const t of run.tasks) assert.ok(grid.text?.includes(t.label || t.id), `the grid lists ${t.label}`);
+    const shot = await webview('overview-grid', 'shot', '#app');
+    assert.ok(shot?.ok, shot?.error);
+
+    const css = `#grid button.cell[data-attempt-id="${attempt.id.replace(/["\\]/g, '\\$&')}"]`;
+    const click = await webview('overview-click-cell', 'click', css);
+    assert.ok(click?.ok, click?.error);
+    const expected = evidenceToOpen(attempt)!;
+    const editor = await until(() => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.fsPath === expected ? e : undefined;
+    }, { timeout: 15_000, message: `the click opens ${expected}` });
+    assert.equal(editor.document.uri.fsPath, expected);
+    const msgs = (await overviewState(run.id)).messages.map((m) => m.message);
+    assert.ok(msgs.some((m) => m.type === 'openAttempt' && m.attemptId === attempt.id && m.taskId === task.id), 'the host got openAttempt for that cell');
+    await until(() => a.treeView.selection.some((n) => n.kind === 'attempt' && n.attempt.id === attempt.id),
+      { timeout: 10_000, message: 'the attempt is selected in the Runs tree' });
+    await screenshot('overview-cell-opened');
+  });
+});

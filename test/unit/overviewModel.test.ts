@@ -1,0 +1,118 @@
+// The Run Overview's view model: columns #1…#k, cells in attempt order, viewer-data columns grouped by cell,
+// pass@1 / pass@k with unmeasured attempts left out, problems with paths relative to the run, and the model of
+// every example run passing the protocol's own schema (what the webview accepts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { Attempt, Outcome, Run, Task } from '../../src/core/model';
+import { NodeFs } from '../../src/core/fs/nodeFs';
+import { loadRuns } from '../../src/core/load';
+import { evidenceToOpen, findAttempt, overviewModel } from '../../src/webviews/overviewModel';
+import { OverviewModelSchema, parseHostMessage } from '../../webview/protocol';
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+
+function attempt(taskId: string, index: number, outcome: Outcome, reward: number | null, extra: Partial<Attempt> = {}): Attempt {
+  return { id: `${taskId}#${index}`, index, label: `#${index + 1}`, outcome, reward, evidence: [], missing: [], ...extra };
+}
+
+function run(tasks: Task[], extra: Partial<Run> = {}): Run {
+  return {
+    id: 'harbor-job:/r/job', kind: 'harbor-job', root: '/r/job', anchor: '/r/job', label: 'job-1', identity: { agent: 'a', model: null },
+    state: 'complete', files: [], problems: [], unvalidated: [], skipped: [], tasks, ...extra,
+  };
+}
+
+test('columns #1…#k, cells in attempt order, empty cells null, per-task pass@k', () => {
+  const r = run([
+    { id: 't1', label: 'one', attempts: [attempt('t1', 1, 'failed', 0), attempt('t1', 0, 'passed', 1)] },
+    { id: 't2', label: 'two', attempts: [attempt('t2', 0, 'infra-error', null)] },
+    { id: 't3', label: '', attempts: [attempt('t3', 0, 'failed', 0), attempt('t3', 1, 'failed', 0)] },
+  ]);
+  const m = overviewModel(r);
+  assert.deepEqual(m.columns.map((c) => c.label), ['#1', '#2']);
+  assert.equal(m.columns.some((c) => c.group !== undefined), false);
+  assert.deepEqual(m.tasks[0].cells.map((c) => c?.outcome), ['passed', 'failed']);
+  assert.deepEqual(m.tasks[1].cells.map((c) => c?.reward ?? null), [null, null]);
+  assert.equal(m.tasks[1].cells[1], null, 'no second attempt → an empty cell');
+  assert.equal(m.tasks[2].label, 't3', 'a task without a label shows its id');
+  // t1: n=2, c=1, k=2 → 1; t2: unmeasured → null; t3: n=2, c=0 → 0.
+  assert.deepEqual(m.tasks.map((t) => t.passAtK), [1, null, 0]);
+  assert.equal(m.passAtK.k, 2);
+  assert.equal(m.passAtK.value, 0.5);
+  assert.equal(m.passAtK.nAllInfra, 1);
+  assert.equal(m.passAtK.nMeasured, 2);
+  // pass@1: t1 = 1/2, t3 = 0 → 0.25
+  assert.equal(m.passAt1.value, 0.25);
+  assert.equal(m.counts.total, 5);
+  assert.equal(m.counts.measured, 4);
+  assert.deepEqual(m.counts.byOutcome.map((o) => [o.outcome, o.count]), [['passed', 1], ['failed', 3], ['infra-error', 1]]);
+  assert.deepEqual(m.identity, [['agent', 'a'], ['model', null]]);
+});
+
+test('tooltips say null reward is not measured and carry the exception and failure', () => {
+  const r = run([{ id: 't', label: 't', attempts: [attempt('t', 0, 'infra-error', null, {
+    exception: { type: 'EnvironmentStartTimeoutError', message: 'sandbox did not start' },
+    failure: { kind: 'environment', reason: 'timeout' },
+  })] }]);
+  const tip = overviewModel(r).tasks[0].cells[0]!.tooltip;
+  assert.match(tip, /Outcome: infra error/);
+  assert.match(tip, /null \(not measured\)/);
+  assert.match(tip, /EnvironmentStartTimeoutError: sandbox did not start/);
+  assert.match(tip, /Failure: environment · timeout/);
+});
+
+test('viewer-data columns are grouped by model|harness cell', () => {
+  const a = (t: string, i: number, cell: string, reward: number) => attempt(t, i, reward >= 1 ? 'passed' : 'failed', reward, { cell, id: `${cell}/${t}#${i}` });
+  const r = run([
+    { id: 'x', label: 'x', attempts: [a('x', 0, 'm1|h', 1), a('x', 1, 'm1|h', 0), a('x', 0, 'm0|h', 0)] },
+    { id: 'y', label: 'y', attempts: [a('y', 0, 'm0|h', 1), a('y', 1, 'm0|h', 1), a('y', 2, 'm0|h', 0)] },
+  ], { kind: 'viewer-data' });
+  const m = overviewModel(r);
+  assert.deepEqual(m.columns.map((c) => `${c.group}${c.label}`), ['m0|h#1', 'm0|h#2', 'm0|h#3', 'm1|h#1', 'm1|h#2']);
+  assert.deepEqual(m.tasks[0].cells.map((c) => c?.reward ?? null), [0, null, null, 1, 0]);
+  assert.deepEqual(m.tasks[1].cells.map((c) => c?.reward ?? null), [1, 1, 0, null, null]);
+});
+
+test('problems: path relative to the run root, line kept, capped with a count of the rest', () => {
+  const problems = Array.from({ length: 5 }, (_, i) => ({ file: i === 0 ? '/elsewhere/x.json' : '/r/job/t/result.json', line: i + 1, severity: 'warning' as const, code: 'c', message: `m${i}` }));
+  const m = overviewModel(run([], { problems }), { maxProblems: 3 });
+  assert.deepEqual(m.problems.map((p) => `${p.displayFile}:${p.line}`), ['/elsewhere/x.json:1', 't/result.json:2', 't/result.json:3']);
+  assert.equal(m.problemsOmitted, 2);
+  assert.equal(m.tasks.length, 0);
+  assert.equal(m.passAtK.value, null);
+});
+
+test('huge runs: tasks capped, the rest counted', () => {
+  const tasks = Array.from({ length: 30 }, (_, i) => ({ id: `t${i}`, label: `t${i}`, attempts: [attempt(`t${i}`, 0, 'passed', 1)] }));
+  const m = overviewModel(run(tasks), { maxTasks: 10 });
+  assert.equal(m.tasks.length, 10);
+  assert.equal(m.tasksOmitted, 20);
+  assert.equal(m.passAt1.nTasks, 30, 'pass@k is over every task, not only the ones sent');
+});
+
+test('evidenceToOpen: test-stdout first, else the first present file, never a folder or a missing file', () => {
+  const ev = (kind: Attempt['evidence'][number]['kind'], p: string, present = true, isDir = false) => ({ kind, label: p, path: p, present, isDir });
+  assert.equal(evidenceToOpen(attempt('t', 0, 'passed', 1, { evidence: [ev('result', '/a/result.json'), ev('test-stdout', '/a/v/test-stdout.txt')] })), '/a/v/test-stdout.txt');
+  assert.equal(evidenceToOpen(attempt('t', 0, 'passed', 1, { evidence: [ev('verifier-logs', '/a/v', true, true), ev('test-stdout', '/a/v/t.txt', false), ev('trial-log', '/a/trial.log')] })), '/a/trial.log');
+  assert.equal(evidenceToOpen(attempt('t', 0, 'passed', 1, { evidence: [ev('step', '/a/s', true, true)] })), undefined);
+  const r = run([{ id: 't', label: 't', attempts: [attempt('t', 0, 'passed', 1)] }]);
+  assert.equal(findAttempt(r, 't', 't#0')?.attempt.index, 0);
+  assert.equal(findAttempt(r, 't', 'nope'), undefined);
+  assert.equal(findAttempt(r, 'nope', 't#0'), undefined);
+});
+
+test('the model of every example run is a valid init message', async () => {
+  const runs = await loadRuns(new NodeFs(), [path.join(repoRoot, 'examples')]);
+  assert.ok(runs.length >= 3, 'examples/ has runs');
+  const kinds = new Set<string>();
+  for (const r of runs) {
+    const m = overviewModel(r);
+    const parsed = OverviewModelSchema.safeParse(m);
+    assert.ok(parsed.success, `${r.label}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues.slice(0, 3))}`);
+    assert.ok(parseHostMessage(JSON.parse(JSON.stringify({ type: 'init', model: m }))).ok, 'survives JSON (postMessage) and still parses');
+    for (const t of m.tasks) assert.equal(t.cells.length, m.columns.length, `${r.label} ${t.id}: one cell per column`);
+    kinds.add(r.kind);
+  }
+  assert.deepEqual([...kinds].sort(), ['harbor-job', 'nemo-gym', 'viewer-data']);
+});

@@ -1,0 +1,131 @@
+// The ONE definition of the messages between the Run Overview panel (host, src/webviews/runOverviewPanel.ts) and its
+// webview (webview/runOverview.ts). Both sides import these zod schemas and validate every message they receive:
+// a message that does not parse is dropped (and logged), never acted on. Types are inferred from the schemas.
+// vscode-free and DOM-free, so it is bundled for the browser and for the extension host alike.
+import { z } from 'zod';
+
+export const OUTCOME_VALUES = [
+  'passed', 'failed', 'agent-error', 'truncated', 'infra-error', 'cancelled', 'running', 'incomplete', 'missing', 'no-result',
+] as const;
+export const OutcomeSchema = z.enum(OUTCOME_VALUES);
+
+const Text = z.string().max(100_000);
+const Count = z.number().int().nonnegative();
+
+export const PassAtSchema = z.object({
+  k: z.number().int().positive(),
+  /** Mean over measured tasks; null when no task was measured. */
+  value: z.number().min(0).max(1).nullable(),
+  nTasks: Count,
+  nMeasured: Count,
+  nAllInfra: Count,
+});
+
+export const CellSchema = z.object({
+  attemptId: Text,
+  label: Text,
+  outcome: OutcomeSchema,
+  /** null = not measured (the verifier never ran), never a zero. */
+  reward: z.number().nullable(),
+  /** Codicon id (without `codicon-`), `~spin` suffix allowed. */
+  icon: z.string().regex(/^[a-z0-9-]+(~spin)?$/),
+  /** Plain text: outcome, reward, exception / failure. */
+  tooltip: Text,
+});
+
+export const ColumnSchema = z.object({
+  /** Column header: "#1", "#2" … */
+  label: Text,
+  /** Viewer data: the `model|harness` cell the column belongs to. */
+  group: Text.optional(),
+});
+
+export const TaskRowSchema = z.object({
+  id: Text,
+  label: Text,
+  /** One entry per column; null where the task has no attempt in that column. */
+  cells: z.array(CellSchema.nullable()),
+  passAtK: z.number().min(0).max(1).nullable(),
+  /** The outcomes of its attempts (for the outcome filter). */
+  outcomes: z.array(OutcomeSchema),
+});
+
+export const ProblemRowSchema = z.object({
+  index: Count,
+  file: Text,
+  /** Relative to the run's root when inside it. */
+  displayFile: Text,
+  line: Count.optional(),
+  severity: z.enum(['error', 'warning', 'info']),
+  code: Text,
+  message: Text,
+});
+
+export const OverviewModelSchema = z.object({
+  runId: Text,
+  label: Text,
+  kind: z.enum(['nemo-gym', 'harbor-job', 'viewer-data']),
+  state: z.enum(['complete', 'running', 'incomplete']),
+  root: Text,
+  identity: z.array(z.tuple([Text, Text.nullable()])),
+  counts: z.object({
+    total: Count,
+    measured: Count,
+    passed: Count,
+    byOutcome: z.array(z.object({ outcome: OutcomeSchema, label: Text, icon: z.string(), count: Count })),
+  }),
+  passAt1: PassAtSchema,
+  passAtK: PassAtSchema,
+  columns: z.array(ColumnSchema),
+  tasks: z.array(TaskRowSchema),
+  /** Tasks left out of `tasks` to keep the message small (huge runs). */
+  tasksOmitted: Count,
+  problems: z.array(ProblemRowSchema),
+  problemsOmitted: Count,
+});
+
+export type OverviewModel = z.infer<typeof OverviewModelSchema>;
+export type OverviewCell = z.infer<typeof CellSchema>;
+export type OverviewColumn = z.infer<typeof ColumnSchema>;
+export type OverviewTaskRow = z.infer<typeof TaskRowSchema>;
+export type OverviewProblemRow = z.infer<typeof ProblemRowSchema>;
+export type PassAt = z.infer<typeof PassAtSchema>;
+
+/** Host → webview. */
+export const HostMessageSchema = z.discriminatedUnion('type', [
+  /** The answer to `ready`, and every later refresh (run re-read, panel shown again). */
+  z.object({ type: z.literal('init'), model: OverviewModelSchema }),
+  /** The run is gone (its files were deleted). */
+  z.object({ type: z.literal('gone'), runId: Text }),
+]);
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+
+/** Webview → host. */
+export const WebviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('openAttempt'), taskId: Text, attemptId: Text }),
+  z.object({ type: z.literal('openProblem'), index: Count }),
+  /** What the grid shows now (tests, and the host's log). */
+  z.object({ type: z.literal('rendered'), rows: Count, columns: Count }),
+  z.object({ type: z.literal('cspViolation'), directive: Text, blocked: Text }),
+  /** Something went wrong in the page (a dropped message, a render failure): the host logs it. */
+  z.object({ type: z.literal('error'), message: Text }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
+
+export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
+
+function parseWith<T>(schema: z.ZodType<T>, data: unknown): Parsed<T> {
+  const r = schema.safeParse(data);
+  if (r.success) return { ok: true, message: r.data };
+  const first = r.error.issues[0];
+  return { ok: false, error: first ? `${first.path.join('.') || '(message)'}: ${first.message}` : 'invalid message' };
+}
+
+export function parseHostMessage(data: unknown): Parsed<HostMessage> {
+  return parseWith(HostMessageSchema, data);
+}
+
+export function parseWebviewMessage(data: unknown): Parsed<WebviewMessage> {
+  return parseWith(WebviewMessageSchema, data);
+}

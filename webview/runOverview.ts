@@ -1,0 +1,319 @@
+// The Run Overview webview (browser, bundled as an iife into out/webview/runOverview.js). Handshake: posts `ready`,
+// the host answers `init` with the view model (webview/protocol.ts), re-sent whenever the run is re-read.
+// Everything is built with DOM APIs and textContent: task names, exceptions and problems are untrusted text.
+// Filter state (text, outcome) survives hide / reload through acquireVsCodeApi().getState/setState.
+import { z } from 'zod';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import {
+  type OverviewModel, type OverviewTaskRow, type PassAt, type WebviewMessage, OUTCOME_VALUES, parseHostMessage,
+} from './protocol';
+
+// zod compiles object parsers with `new Function` unless told not to; under our CSP (no 'unsafe-eval') even the
+// probe would be reported as a violation.
+z.config({ jitless: true });
+
+interface VsCodeApi {
+  postMessage(m: unknown): void;
+  getState(): unknown;
+  setState(s: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+
+const ViewStateSchema = z.object({ text: z.string().max(1000).catch(''), outcome: z.string().max(40).catch('') });
+type ViewState = z.infer<typeof ViewStateSchema>;
+
+function loadState(): ViewState {
+  const r = ViewStateSchema.safeParse(vscode.getState());
+  return r.success ? r.data : { text: '', outcome: '' };
+}
+
+let state: ViewState = loadState();
+let model: OverviewModel | undefined;
+
+function post(m: WebviewMessage): void {
+  vscode.postMessage(m);
+}
+
+/** A new element with classes and text (textContent only). */
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function codicon(id: string, extra = ''): HTMLSpanElement {
+  const [name, mod] = id.split('~');
+  const s = el('span', `codicon codicon-${name}${mod ? ` codicon-modifier-${mod}` : ''}${extra ? ` ${extra}` : ''}`);
+  s.setAttribute('aria-hidden', 'true');
+  return s;
+}
+
+function fmt(v: number | null, digits = 3): string {
+  return v === null ? '—' : v.toFixed(digits);
+}
+
+function reward(r: number | null): string {
+  if (r === null) return '—';
+  return Number.isInteger(r) ? r.toFixed(1) : String(Math.round(r * 1000) / 1000);
+}
+
+const KIND_LABEL: Record<OverviewModel['kind'], string> = { 'nemo-gym': 'NeMo Gym', 'harbor-job': 'Harbor job', 'viewer-data': 'Viewer data' };
+const STATE_ICON: Record<OverviewModel['state'], string> = { complete: 'check-all', running: 'sync~spin', incomplete: 'debug-pause' };
+
+function renderHeader(m: OverviewModel): HTMLElement {
+  const h = el('header', 'run-header');
+  const title = el('h1', 'run-title');
+  title.append(codicon(STATE_ICON[m.state], `state-${m.state}`), el('span', 'run-label', m.label));
+  const meta = el('div', 'run-meta');
+  meta.append(el('span', 'kind', KIND_LABEL[m.kind]), el('span', 'sep', '·'), el('span', `state state-${m.state}`, m.state));
+  const ids = el('dl', 'identity');
+  for (const [k, v] of m.identity) {
+    const d = el('div', 'kv');
+    d.append(el('dt', undefined, k), el('dd', v === null ? 'null' : undefined, v ?? 'null'));
+    ids.append(d);
+  }
+  h.append(title, meta);
+  if (m.identity.length) h.append(ids);
+  return h;
+}
+
+function passLine(name: string, p: PassAt): HTMLElement {
+  const d = el('div', 'pass');
+  d.append(el('span', 'pass-name', name), el('span', 'pass-value', fmt(p.value)));
+  d.append(el('span', 'pass-detail', `${p.nMeasured} measured / ${p.nTasks} tasks · ${p.nAllInfra} all-infra`));
+  return d;
+}
+
+function renderSummary(m: OverviewModel): HTMLElement {
+  const s = el('section', 'summary');
+  s.setAttribute('aria-label', 'Counts and pass@k');
+  const counts = el('div', 'counts');
+  const total = el('span', 'count total');
+  total.append(el('span', 'count-label', 'attempts'), badge(m.counts.total));
+  counts.append(total);
+  for (const o of m.counts.byOutcome) {
+    const c = el('span', `count o-${o.outcome}`);
+    c.title = `${o.count} ${o.label}`;
+    c.append(codicon(o.icon), el('span', 'count-label', o.label), badge(o.count));
+    counts.append(c);
+  }
+  const pass = el('div', 'passes');
+  pass.append(passLine('pass@1', m.passAt1));
+  if (m.passAtK.k !== 1) pass.append(passLine(`pass@${m.passAtK.k}`, m.passAtK));
+  pass.append(el('p', 'note', `${m.counts.measured} of ${m.counts.total} attempts measured. null reward = not measured: such attempts are left out of pass@k (never counted as 0); a task with every attempt unmeasured counts as all-infra.`));
+  s.append(counts, pass);
+  return s;
+}
+
+function badge(n: number): HTMLElement {
+  const b = document.createElement('vscode-badge');
+  b.setAttribute('variant', 'counter');
+  b.textContent = String(n);
+  return b;
+}
+
+function renderToolbar(m: OverviewModel): HTMLElement {
+  const bar = el('div', 'toolbar');
+  const text = document.createElement('vscode-textfield') as HTMLElement & { value: string; placeholder: string };
+  text.id = 'filter-text';
+  text.setAttribute('placeholder', 'Filter tasks');
+  text.setAttribute('aria-label', 'Filter tasks by name');
+  text.value = state.text;
+  const icon = codicon('filter');
+  icon.setAttribute('slot', 'content-before');
+  text.append(icon);
+  text.addEventListener('input', () => { state = { ...state, text: text.value }; vscode.setState(state); applyFilter(); });
+
+  const sel = document.createElement('vscode-single-select') as HTMLElement & { value: string };
+  sel.id = 'filter-outcome';
+  sel.setAttribute('aria-label', 'Filter tasks by outcome');
+  const present = new Set(m.counts.byOutcome.map((o) => o.outcome));
+  const opt = (value: string, label: string) => {
+    const o = document.createElement('vscode-option');
+    o.setAttribute('value', value);
+    o.textContent = label;
+    if (value === state.outcome) o.setAttribute('selected', '');
+    return o;
+  };
+  sel.append(opt('', 'All outcomes'));
+  for (const o of m.counts.byOutcome) sel.append(opt(o.outcome, `${o.label} (${o.count})`));
+  if (state.outcome && !present.has(state.outcome as never)) state = { ...state, outcome: '' };
+  sel.addEventListener('change', () => { state = { ...state, outcome: sel.value }; vscode.setState(state); applyFilter(); });
+
+  bar.append(text, sel, el('span', 'shown', ''));
+  return bar;
+}
+
+function renderGrid(m: OverviewModel): HTMLElement {
+  const wrap = el('div', 'grid-wrap');
+  const table = el('table', 'grid');
+  table.id = 'grid';
+  const head = el('thead');
+  const groups = m.columns.some((c) => c.group !== undefined);
+  if (groups) {
+    const gr = el('tr', 'groups');
+    gr.append(el('th', 'corner'));
+    let i = 0;
+    while (i < m.columns.length) {
+      const g = m.columns[i].group ?? '';
+      let span = 1;
+      while (i + span < m.columns.length && m.columns[i + span].group === g) span++;
+      const th = el('th', 'group', g);
+      th.colSpan = span;
+      th.title = g;
+      gr.append(th);
+      i += span;
+    }
+    gr.append(el('th', 'corner'));
+    head.append(gr);
+  }
+  const hr = el('tr');
+  const task = el('th', 'task-col', 'Task');
+  task.scope = 'col';
+  hr.append(task);
+  for (const c of m.columns) { const th = el('th', 'attempt-col', c.label); th.scope = 'col'; hr.append(th); }
+  const pk = el('th', 'pass-col', `pass@${m.passAtK.k}`);
+  pk.scope = 'col';
+  hr.append(pk);
+  head.append(hr);
+  const body = el('tbody');
+  for (const t of m.tasks) body.append(renderRow(t));
+  table.append(head, body);
+  wrap.append(table);
+  if (m.tasks.length === 0) wrap.append(el('p', 'empty', 'This run has no tasks yet.'));
+  if (m.tasksOmitted > 0) wrap.append(el('p', 'note', `${m.tasksOmitted} more tasks not shown.`));
+  const none = el('p', 'empty no-match', 'No task matches the filter.');
+  none.hidden = true;
+  wrap.append(none);
+  return wrap;
+}
+
+function renderRow(t: OverviewTaskRow): HTMLTableRowElement {
+  const tr = el('tr', 'task-row');
+  tr.dataset.taskId = t.id;
+  const th = el('th', 'task', t.label);
+  th.scope = 'row';
+  th.title = t.id;
+  tr.append(th);
+  for (const c of t.cells) {
+    const td = el('td', 'cell-td');
+    if (c) {
+      const b = el('button', `cell o-${c.outcome}`);
+      b.type = 'button';
+      b.dataset.taskId = t.id;
+      b.dataset.attemptId = c.attemptId;
+      b.dataset.outcome = c.outcome;
+      b.title = c.tooltip;
+      b.setAttribute('aria-label', `${t.label} ${c.label}: ${c.tooltip.split('\n')[1] ?? c.outcome}, reward ${reward(c.reward)}`);
+      b.append(codicon(c.icon), el('span', 'reward', reward(c.reward)));
+      td.append(b);
+    } else {
+      td.append(el('span', 'no-attempt', ''));
+    }
+    tr.append(td);
+  }
+  tr.append(el('td', 'pass-k', fmt(t.passAtK, 2)));
+  return tr;
+}
+
+function renderProblems(m: OverviewModel): HTMLElement {
+  const s = el('section', 'problems');
+  const h = el('h2', undefined, 'Problems');
+  h.append(badge(m.problems.length + m.problemsOmitted));
+  s.append(h);
+  if (m.problems.length === 0) { s.append(el('p', 'empty', 'No problems.')); return s; }
+  const ul = el('ul', 'problem-list');
+  for (const p of m.problems) {
+    const li = el('li');
+    const b = el('button', `problem sev-${p.severity}`);
+    b.type = 'button';
+    b.dataset.index = String(p.index);
+    b.title = `${p.file}${p.line ? `:${p.line}` : ''}\n${p.code}`;
+    const icon = p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warning' : 'info';
+    b.append(codicon(icon, `sev-${p.severity}`), el('span', 'loc', `${p.displayFile}${p.line ? `:${p.line}` : ''}`), el('span', 'msg', p.message));
+    li.append(b);
+    ul.append(li);
+  }
+  s.append(ul);
+  if (m.problemsOmitted > 0) s.append(el('p', 'note', `${m.problemsOmitted} more problems not shown.`));
+  return s;
+}
+
+function applyFilter(): void {
+  if (!model) return;
+  const text = state.text.trim().toLowerCase();
+  const outcome = (OUTCOME_VALUES as readonly string[]).includes(state.outcome) ? state.outcome : '';
+  const byId = new Map(model.tasks.map((t) => [t.id, t]));
+  let shown = 0;
+  for (const tr of document.querySelectorAll<HTMLTableRowElement>('#grid tbody tr.task-row')) {
+    const t = byId.get(tr.dataset.taskId ?? '');
+    const ok = !!t && (!text || t.label.toLowerCase().includes(text) || t.id.toLowerCase().includes(text))
+      && (!outcome || t.outcomes.includes(outcome as never));
+    tr.hidden = !ok;
+    if (ok) shown++;
+    for (const b of tr.querySelectorAll<HTMLElement>('button.cell')) b.classList.toggle('dim', !!outcome && b.dataset.outcome !== outcome);
+  }
+  const label = document.querySelector('.toolbar .shown');
+  if (label) label.textContent = `${shown} of ${model.tasks.length} tasks`;
+  const none = document.querySelector<HTMLElement>('.no-match');
+  if (none) none.hidden = shown > 0 || model.tasks.length === 0;
+}
+
+function render(m: OverviewModel): void {
+  model = m;
+  const app = document.getElementById('app');
+  if (!app) return;
+  app.replaceChildren(renderHeader(m), renderSummary(m), renderToolbar(m), renderGrid(m), renderProblems(m));
+  app.setAttribute('aria-busy', 'false');
+  applyFilter();
+  post({ type: 'rendered', rows: m.tasks.length, columns: m.columns.length });
+}
+
+function renderGone(): void {
+  const app = document.getElementById('app');
+  if (app) app.replaceChildren(el('p', 'empty', 'This run is no longer on disk.'));
+}
+
+document.addEventListener('click', (e) => {
+  const target = e.target instanceof Element ? e.target : null;
+  const cell = target?.closest<HTMLElement>('button.cell');
+  if (cell?.dataset.taskId && cell.dataset.attemptId) {
+    post({ type: 'openAttempt', taskId: cell.dataset.taskId, attemptId: cell.dataset.attemptId });
+    return;
+  }
+  const problem = target?.closest<HTMLElement>('button.problem');
+  if (problem?.dataset.index) post({ type: 'openProblem', index: Number(problem.dataset.index) });
+});
+
+function reportError(message: string): void {
+  console.warn(`run overview: ${message}`);
+  post({ type: 'error', message: message.slice(0, 4000) });
+}
+
+window.addEventListener('error', (e) => reportError(`${e.message} (${e.filename}:${e.lineno})`));
+
+document.addEventListener('securitypolicyviolation', (e) => {
+  post({ type: 'cspViolation', directive: String(e.violatedDirective).slice(0, 200), blocked: String(e.blockedURI).slice(0, 500) });
+});
+
+window.addEventListener('message', (event: MessageEvent) => {
+  // Host messages come from the webview's outer frame (or are dispatched on this window): anything else is not ours.
+  if (event.source && event.source !== window.parent) { reportError('dropped a message that did not come from the host'); return; }
+  const parsed = parseHostMessage(event.data);
+  if (!parsed.ok) { reportError(`dropped an invalid message from the host (${parsed.error})`); return; }
+  const m = parsed.message;
+  try {
+    if (m.type === 'init') render(m.model);
+    else if (m.type === 'gone') renderGone();
+  } catch (e) {
+    reportError(`cannot render: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+  }
+});
+
+post({ type: 'ready' });
