@@ -1,6 +1,6 @@
 // `npm run bench:summary` — the run-summary writer against the floor of reading the same rollouts file.
 //
-//   node out/bench/summary.bench.js [--rows N] [--row-kb K] [--repeats R] [--no-verifier-dirs] [--keep] [--dir D]
+//   node out/bench/summary.bench.js [--rows N] [--row-kb K] [--repeats R] [--times T] [--no-verifier-dirs] [--keep] [--dir D [--reuse]]
 //
 // Generates a NeMo Gym run (N rows of about K KB each: the fixture's row shape with a padded transcript, the
 // materialized inputs, a verifier folder per row) in a temp dir, then measures in child processes, in the same run:
@@ -210,10 +210,12 @@ async function main(): Promise<void> {
   const verifierDirs = !has('no-verifier-dirs');
   const dir = arg('dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-bench-summary-'));
   const g0 = Date.now();
-  const rollouts = generate(dir, rows, rowKb, repeats, verifierDirs);
+  // --reuse with --dir: measure a run generated earlier (by --keep) instead of generating it again.
+  const reuse = has('reuse') && fs.existsSync(path.join(dir, 'rollouts.jsonl'));
+  const rollouts = reuse ? path.join(dir, 'rollouts.jsonl') : generate(dir, rows, rowKb, repeats, verifierDirs);
   const size = fs.statSync(rollouts).size;
   console.log(`run: ${rows} rows × ~${rowKb} KB = ${(size / 1e6).toFixed(1)} MB, ${verifierDirs ? 'a verifier folder per row' : 'no verifier folders'}`
-    + ` (generated in ${((Date.now() - g0) / 1000).toFixed(1)} s) in ${dir}`);
+    + ` (${reuse ? 'generated earlier' : `generated in ${((Date.now() - g0) / 1000).toFixed(1)} s`}) in ${dir}`);
 
   const self = __filename;
   // Alternate the runs so page-cache effects hit everyone alike; keep the best wall time of each.

@@ -11,7 +11,10 @@ const KIND_LABEL: Record<Run['kind'], string> = { 'nemo-gym': 'NeMo Gym', 'harbo
 
 async function pickRun(ctx: CommandContext): Promise<Run | undefined> {
   await ctx.store.ensureLoaded();
-  const runs = ctx.store.runs().sort((a, b) => a.label.localeCompare(b.label));
+  // The run selected in the Runs tree (if any) comes first.
+  const sel = ctx.view.selection[0];
+  const selected = sel && 'run' in sel ? sel.run.id : undefined;
+  const runs = ctx.store.runs().sort((a, b) => Number(b.id === selected) - Number(a.id === selected) || a.label.localeCompare(b.label));
   if (runs.length === 0) {
     void vscode.window.showInformationMessage('No run was found in this workspace.');
     return undefined;
@@ -34,10 +37,7 @@ export async function openRunOverview(ctx: CommandContext, arg: unknown): Promis
   let run: Run | undefined;
   if (isTreeNode(arg) && 'run' in arg) run = arg.run;
   else if (typeof arg === 'string') { await ctx.store.ensureLoaded(); run = ctx.store.get(arg); }
-  else if (arg === undefined) {
-    const sel = ctx.view.visible ? ctx.view.selection[0] : undefined;
-    run = sel && 'run' in sel ? sel.run : await pickRun(ctx);
-  }
+  else if (arg === undefined) run = await pickRun(ctx);
   if (!run) return undefined;
   RunOverviewPanel.show({ extensionUri: overviewExtensionUri(), store: ctx.store, provider: ctx.provider, view: ctx.view }, run);
   return run.id;

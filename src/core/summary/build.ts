@@ -229,13 +229,17 @@ async function buildTasks(fs: FsPort, rel: PathRelator, root: MovedRoot, sel: Se
   }
   // Most folders were listed during the scan (found where the row names them); the others (gone, or in a moved
   // results folder) are located now that the results root is known.
+  // Taken in windows, not 40k promises at once (memory).
   const pool = new Pool(VERIFY_CONCURRENCY);
-  await Promise.all(withFolder.map(async (j) => {
-    const logsDir = j.rec.result!.logsDir!;
-    const found = await prefetch.take(logsDir);
-    const paths = found ?? await pool.run(() => { throwIfAborted(signal); return verifierPaths(fs, rel, root, logsDir); });
-    j.out = repeatEntry(j.rec, paths);
-  }));
+  for (let i = 0; i < withFolder.length; i += 1024) {
+    throwIfAborted(signal);
+    await Promise.all(withFolder.slice(i, i + 1024).map(async (j) => {
+      const logsDir = j.rec.result!.logsDir!;
+      const found = await prefetch.take(logsDir);
+      const paths = found ?? await pool.run(() => { throwIfAborted(signal); return verifierPaths(fs, rel, root, logsDir); });
+      j.out = repeatEntry(j.rec, paths);
+    }));
+  }
   throwIfAborted(signal);
   return tasks.map(({ t, slots }) => ({ task_id: t.taskId, task_index: t.taskIndex, repeats: slots.map((s) => s.out!) }));
 }

@@ -72,6 +72,14 @@ const NodeBuffer: typeof Buffer | undefined = (globalThis as { Buffer?: typeof B
 const asBuffer = (b: Uint8Array): Uint8Array =>
   (!NodeBuffer || NodeBuffer.isBuffer(b) ? b : NodeBuffer.from(b.buffer, b.byteOffset, b.byteLength));
 
+/**
+ * JSON.parse of one picked value. With Node's Buffer the bytes are decoded by Buffer#toString (a direct native
+ * call, cheaper than TextDecoder#decode for the half a million short values of a 40k-row file).
+ */
+function parseValue(slice: Uint8Array): unknown {
+  return JSON.parse(NodeBuffer && NodeBuffer.isBuffer(slice) ? slice.toString('utf8') : decoder.decode(slice));
+}
+
 export class KeyPicker {
   private readonly keys: Uint8Array[];
   /**
@@ -118,7 +126,7 @@ export class KeyPicker {
         const name = this.names[idx];
         const sub = Object.prototype.hasOwnProperty.call(this.nested, name) ? this.nested[name] : undefined;
         const slice = buf.subarray(vStart, i);
-        out[name] = sub && buf[vStart] === LBRACE ? sub.pick(slice) : JSON.parse(decoder.decode(slice));
+        out[name] = sub && buf[vStart] === LBRACE ? sub.pick(slice) : parseValue(slice);
         if (stopWhenFound && ++found === this.keys.length) return out;
       }
       i = skipWs(buf, i);

@@ -73,33 +73,58 @@ export function serializeSummary(doc: RunSummaryDocument): string {
 
 /**
  * The UTF-8 bytes of serializeSummary(doc), built piece by piece (what the writer writes; the async form gives the
- * event loop a turn every `yieldEvery` tasks, so the extension host is never blocked for long).
+ * event loop a turn every `yieldEvery` tasks, so the extension host is never blocked for long). The pieces are
+ * encoded into one buffer sized from the first task (the tasks are alike), grown when short: a 40k-repeat document
+ * costs about its own size once, not a list of pieces plus their concatenation.
  */
 export function serializeSummaryBytes(doc: RunSummaryDocument): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const enc = new TextEncoder();
-  for (const p of pieces(doc)) parts.push(enc.encode(p));
-  return concat(parts);
+  const sink = new ByteSink(doc.tasks?.length ?? 0);
+  for (const p of pieces(doc)) sink.push(p);
+  return sink.bytes();
 }
 
 export async function serializeSummaryBytesAsync(doc: RunSummaryDocument, yieldEvery = 2000, signal?: AbortSignal): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  const enc = new TextEncoder();
+  const sink = new ByteSink(doc.tasks?.length ?? 0);
+  let n = 0;
   for (const p of pieces(doc)) {
-    parts.push(enc.encode(p));
-    if (parts.length % yieldEvery === 0) {
+    sink.push(p);
+    if (++n % yieldEvery === 0) {
       await new Promise((r) => setTimeout(r, 0));
       if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
     }
   }
-  return concat(parts);
+  return sink.bytes();
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const b of parts) total += b.length;
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const b of parts) { out.set(b, off); off += b.length; }
-  return out;
+class ByteSink {
+  private buf = new Uint8Array(0);
+  private used = 0;
+  private pieces = 0;
+  private readonly enc = new TextEncoder();
+
+  constructor(private readonly tasks: number) {}
+
+  push(text: string): void {
+    // The head, then the first task: their size times the number of tasks is the estimate.
+    if (++this.pieces === 2) this.reserve(Math.ceil(this.used + text.length * 1.25 * (this.tasks + 1)) + 4096);
+    let rest = text;
+    for (;;) {
+      const r = this.enc.encodeInto(rest, this.buf.subarray(this.used));
+      this.used += r.written;
+      if (r.read === rest.length) return;
+      rest = rest.slice(r.read);
+      this.reserve(Math.max(Math.ceil(this.buf.length * 1.5), this.used + rest.length * 3 + 4096));
+    }
+  }
+
+  private reserve(size: number): void {
+    if (size <= this.buf.length) return;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.used));
+    this.buf = next;
+  }
+
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.used);
+  }
 }

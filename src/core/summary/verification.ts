@@ -86,32 +86,46 @@ export async function verifierPaths(fs: FsPort, rel: PathRelator, root: MovedRoo
   return pathsIn(rel, dir, list);
 }
 
+/** What a verifier folder holds, as bits (kept per row while the rows are scanned: a number, not five strings). */
+const OPTIONAL: readonly [string, 'file' | 'dir'][] = [
+  ['test-stdout.txt', 'file'], ['reward.json', 'file'], ['reward.txt', 'file'], ['trajectory.json', 'file'], ['artifacts', 'dir'],
+];
+
+function holdings(list: [string, 'file' | 'dir' | 'other'][]): number {
+  let bits = 0;
+  for (const [name, type] of list) {
+    for (let k = 0; k < OPTIONAL.length; k++) if (OPTIONAL[k][0] === name && OPTIONAL[k][1] === type) bits |= 1 << k;
+  }
+  return bits;
+}
+
 /**
- * The verification paths of a folder found where the row names it (relative to `currentRoot`), or undefined when
- * nothing is there: the answer then depends on the results root, known only once every row was read (MovedRoot).
- * What the prefetch runs while the rows are still being scanned.
+ * What the folder holds when it is where the row names it (relative to `currentRoot`), or undefined when nothing is
+ * there: the answer then depends on the results root, known only once every row was read (MovedRoot). What the
+ * prefetch runs while the rows are still being scanned.
  */
-export async function verifierPathsAsWritten(fs: FsPort, rel: PathRelator, currentRoot: string, logsDir: string): Promise<VerifierPaths | undefined> {
-  const dir = resolvePath(currentRoot, logsDir);
-  const list = await listDir(fs, dir);
-  return list === undefined ? undefined : pathsIn(rel, dir, list);
+async function holdingsAsWritten(fs: FsPort, currentRoot: string, logsDir: string): Promise<number | undefined> {
+  const list = await listDir(fs, resolvePath(currentRoot, logsDir));
+  return list === undefined ? undefined : holdings(list);
 }
 
 async function pathsIn(rel: PathRelator, dir: string, list: [string, 'file' | 'dir' | 'other'][]): Promise<VerifierPaths> {
-  const entries = new Map(list);
+  return pathsOf(rel, dir, holdings(list));
+}
+
+async function pathsOf(rel: PathRelator, dir: string, bits: number): Promise<VerifierPaths> {
   // The folder is located as rule 6 says (its parent's links resolved, its own name kept); what it holds is named
   // under it, so a folder that is a link keeps its name in every path (and a 40k-row run costs one readDir per row).
   const logs = await rel.rel(dir);
-  const has = (name: string, type: 'file' | 'dir') => entries.get(name) === type;
-  const file = (name: string, type: 'file' | 'dir' = 'file') => (has(name, type) ? joinRel(logs, name) : null);
+  const file = (k: number) => (bits & (1 << k) ? joinRel(logs, OPTIONAL[k][0]) : null);
   // An absent optional file (no artifacts/ in shared mode, no trajectory when the export was skipped, no reward file
   // when test.sh wrote none) is listed as nothing: those are not promised.
   return {
     verifier_logs: logs,
-    test_stdout: file('test-stdout.txt'),
-    reward_file: file('reward.json') ?? file('reward.txt'),
-    trajectory: file('trajectory.json'),
-    artifacts: file('artifacts', 'dir'),
+    test_stdout: file(0),
+    reward_file: file(1) ?? file(2),
+    trajectory: file(3),
+    artifacts: file(4),
     missing: [],
   };
 }
@@ -131,7 +145,9 @@ export class Pool {
     return new Promise<T>((resolve, reject) => {
       const start = () => {
         this.inFlight++;
-        job().then(resolve, reject).finally(() => { this.inFlight--; this.next(); });
+        let p: Promise<T>;
+        try { p = job(); } catch (e) { p = Promise.reject(e); }
+        void p.then(resolve, reject).finally(() => { this.inFlight--; this.next(); });
       };
       if (this.inFlight < this.limit) start();
       else this.waiting.push(start);
@@ -154,7 +170,7 @@ export class Pool {
  * answer for a folder (undefined: not found as written, or never asked) and forgets it (memory stays per repeat).
  */
 export class VerifierPrefetch {
-  private readonly pending = new Map<string, Promise<VerifierPaths | undefined>>();
+  private readonly pending = new Map<string, Promise<number | undefined>>();
   private readonly pool: Pool;
 
   constructor(private readonly fs: FsPort, private readonly rel: PathRelator, private readonly currentRoot: string, limit = 48) {
@@ -163,13 +179,15 @@ export class VerifierPrefetch {
 
   add(logsDir: string): void {
     if (this.pending.has(logsDir)) return;
-    const p = this.pool.run(() => verifierPathsAsWritten(this.fs, this.rel, this.currentRoot, logsDir)).catch(() => undefined);
+    const p = this.pool.run(() => holdingsAsWritten(this.fs, this.currentRoot, logsDir)).catch(() => undefined);
     this.pending.set(logsDir, p);
   }
 
-  take(logsDir: string): Promise<VerifierPaths | undefined> | undefined {
+  async take(logsDir: string): Promise<VerifierPaths | undefined> {
     const p = this.pending.get(logsDir);
-    if (p) this.pending.delete(logsDir);
-    return p;
+    if (!p) return undefined;
+    this.pending.delete(logsDir);
+    const bits = await p;
+    return bits === undefined ? undefined : pathsOf(this.rel, resolvePath(this.currentRoot, logsDir), bits);
   }
 }
