@@ -3,11 +3,12 @@
 // @@webview hook the grid's text is read and a cell is clicked, which reveals that attempt in the Runs tree and
 // opens its test-stdout in a preview editor.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { hasDriver, screenshot, until, webview } from './helpers';
 import { api, type HarborRunsApi } from './treeHelpers';
 import type { Run } from '../../src/core/model';
-import { evidenceToOpen } from '../../src/webviews/overviewModel';
+import { evidenceToOpen, overviewModel } from '../../src/webviews/overviewModel';
 import { parseWebviewMessage, type WebviewMessage } from '../../webview/protocol';
 
 interface OverviewState {
@@ -89,5 +90,35 @@ suite('run overview webview', () => {
     await until(() => a.treeView.selection.some((n) => n.kind === 'attempt' && n.attempt.id === attempt.id),
       { timeout: 10_000, message: 'the attempt is selected in the Runs tree' });
     await screenshot('overview-cell-opened');
+
+    // A problem opens its file at its line.
+    const problem = run.problems.find((p) => p.line !== undefined && fs.existsSync(p.file));
+    if (problem) {
+      const idx = run.problems.indexOf(problem);
+      const pc = await webview('overview-click-problem', 'click', `button.problem[data-index="${idx}"]`);
+      assert.ok(pc?.ok, pc?.error);
+      const pe = await until(() => {
+        const e = vscode.window.activeTextEditor;
+        return e && e.document.uri.fsPath === problem.file ? e : undefined;
+      }, { timeout: 15_000, message: `the problem opens ${problem.file}` });
+      assert.equal(pe.selection.active.line, problem.line! - 1);
+    }
+  });
+
+  test('viewer-data runs group the attempt columns by model|harness cell', async () => {
+    const v = a.store.runs().filter((x) => x.kind === 'viewer-data').sort((x, y) => y.tasks.length - x.tasks.length)[0];
+    assert.ok(v && v.tasks.length > 0, 'examples/ has a viewer-data run with tasks');
+    const model = overviewModel(v);
+    const groups = [...new Set(model.columns.map((c) => c.group))];
+    assert.ok(groups.length >= 1 && groups.every((g) => typeof g === 'string'));
+    await vscode.commands.executeCommand('harborRuns.openRunOverview', v.id);
+    const rendered = await until(async () => (await overviewState(v.id)).messages.map((m) => m.message).find((m) => m.type === 'rendered'),
+      { timeout: 20_000, message: 'the viewer-data overview renders' });
+    assert.equal(rendered.type === 'rendered' && rendered.columns, model.columns.length);
+    if (!hasDriver()) return;
+    const head = await webview('overview-viewer-groups', 'text', '#grid thead tr.groups');
+    assert.ok(head?.ok, head?.error);
+    for (const g of groups) assert.ok(head.text?.includes(g!), `the header names the cell ${g}`);
+    await webview('overview-viewer', 'shot', '#app:has(tr.groups)');
   });
 });

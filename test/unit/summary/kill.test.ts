@@ -21,7 +21,7 @@ import { nodeFs, posix, tmpDir } from './helpers';
 const KILLS = Number(process.env.HARBOR_KILL_TEST_KILLS ?? 200);
 const PARALLEL = 4;
 const ROUND = 50;
-const TASKS = 30;
+const TASKS = 12;
 const child = path.join(__dirname, 'killWriter.js');
 
 interface Killed { writes: number; msToFirstWrite: number; msPerWrite: number }
@@ -67,7 +67,7 @@ function killOnce(rollouts: string, from: 'ready' | 'write', delayMs: number, af
 test('kill test: a killed writer leaves the old or the new complete summary, never half of one', { skip: !fs.existsSync(child) && 'killWriter.js not built' }, async (t) => {
   const started = Date.now();
   const tasks: MiniTask[] = Array.from({ length: TASKS }, (_, i) => ({
-    id: `task-${i}`, repeats: Array.from({ length: 2 }, () => ({ outcome: 'scored' as const, folder: 'none' as const, padBytes: 300 })),
+    id: `task-${i}`, repeats: Array.from({ length: 2 }, () => ({ outcome: 'scored' as const, folder: 'none' as const, padBytes: 100 })),
   }));
   // Calibration on a copy of the run (so the summary under test starts absent): how long a writer takes to its first
   // write, and per write after it, on this machine now.
