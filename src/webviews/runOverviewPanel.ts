@@ -116,7 +116,7 @@ export class RunOverviewPanel implements vscode.Disposable {
     const run = this.deps.store.get(this.runId);
     if (!run) { void this.post({ type: 'gone', runId: this.runId }); return; }
     const model = overviewModel(run);
-    void this.post({ type: 'init', model }).then((ok) => log().info(`run overview: init sent (${model.tasks.length} tasks) → ${ok}`), (e) => log().warn(`run overview: init failed ${String(e)}`));
+    void this.post({ type: 'init', model }).then((ok) => log().debug(`run overview: init sent (${model.tasks.length} tasks) → ${ok}`), (e) => log().warn(`run overview: init failed ${String(e)}`));
   }
 
   private async receive(data: unknown): Promise<void> {

@@ -22,6 +22,13 @@ async function closeEditors(ctx: UiContext): Promise<void> {
   await ctx.page.waitForTimeout(300);
 }
 
+/** Leaves the Runs tree as the next scenario expects it: everything collapsed (a cell click revealed an attempt). */
+async function collapseTree(ctx: UiContext): Promise<void> {
+  const button = ctx.page.locator('.sidebar .actions-container a.action-label[aria-label^="Collapse All"]').first();
+  await button.click({ timeout: 5000 }).catch(() => undefined);
+  await ctx.page.waitForTimeout(300);
+}
+
 export const scenario: Scenario = {
   name: 'overview-webview',
   async run(ctx) {
@@ -95,5 +102,6 @@ export const scenario: Scenario = {
     await ctx.until(async () => (await themeClass()) === before, 'the theme is back');
     if (csp.length) throw new Error(`CSP violations in the console: ${csp.slice(0, 3).join(' | ')}`);
     await closeEditors(ctx);
+    await collapseTree(ctx);
   },
 };
