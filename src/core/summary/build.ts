@@ -80,7 +80,9 @@ Promise<{ document: RunSummaryDocument; problems: Problem[] }> {
   const logDirs = new Set<string>();
   // The verifier folders are listed while the rows are still being scanned (the disk overlaps the CPU).
   const prefetch = new VerifierPrefetch(fs, rel, rolloutsDir, VERIFY_CONCURRENCY);
-  if (f.readable.rollouts) await readRows(ctx, f.readable.rollouts, 'result', sel, !schedulePath, acc, logDirs, prefetch);
+  if (f.readable.rollouts) {
+    await readRows({ ...ctx, afterChunk: () => prefetch.backpressure() }, f.readable.rollouts, 'result', sel, !schedulePath, acc, logDirs, prefetch);
+  }
   if (f.readable.failures) await readRows(ctx, f.readable.failures, 'failure', sel, !schedulePath, acc, logDirs);
   if (!schedulePath && sel.tasks.size === 0) {
     // Nothing ran and nothing names the schedule (rule 12): the run's selection is its collated input, else its

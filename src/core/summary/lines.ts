@@ -7,7 +7,9 @@ export const CHUNK_SIZE = 4 << 20;
 
 /** Calls `onLine` for every line (without its newline or trailing \r); `terminated` is false for a last line with no newline. */
 export async function forEachLine(fs: FsPort, path: string,
-  onLine: (bytes: Uint8Array, line: number, terminated: boolean) => void, chunkSize = CHUNK_SIZE): Promise<void> {
+  onLine: (bytes: Uint8Array, line: number, terminated: boolean) => void, chunkSize = CHUNK_SIZE,
+  /** Awaited after each chunk's lines when it returns a promise (backpressure: work the lines started may catch up). */
+  afterChunk?: () => Promise<void> | undefined): Promise<void> {
   const it = fs.readChunks(path, chunkSize)[Symbol.asyncIterator]();
   let line = 0;
   let carry: Uint8Array | null = null;
@@ -51,6 +53,8 @@ export async function forEachLine(fs: FsPort, path: string,
         start = nl + 1;
       }
       if (start < chunk.length) carry = chunk.slice(start);
+      const wait = afterChunk?.();
+      if (wait) await wait;
     }
     if (carry && carry.length) emit(carry, false);
   } finally {

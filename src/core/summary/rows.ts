@@ -89,6 +89,8 @@ export interface ScanContext {
   signal?: AbortSignal;
   /** Called with the bytes of every line read (progress). */
   onBytes?: (n: number) => void;
+  /** Called after each chunk's lines; a promise it returns is awaited before the next chunk (backpressure). */
+  afterChunk?: () => Promise<void> | undefined;
 }
 
 /** `_ng_task_id` / `task_id`: `{taskset, task_id}` or a plain string (as schemas/nemoGym's taskIdOf). */
@@ -129,7 +131,7 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
         return;
       }
       onRow(row, line);
-    });
+    }, undefined, ctx.afterChunk);
   } catch (e) {
     if (ctx.signal?.aborted) throw e;
     add({ file: path, severity: 'error', code: 'unreadable', message: `cannot read ${path}: ${(e as Error).message}` });

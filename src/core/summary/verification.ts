@@ -154,12 +154,31 @@ export class Pool {
     });
   }
 
+  /** Jobs not started yet. */
+  get backlog(): number { return this.waiting.length - this.head; }
+
+  private lowWater: { n: number; resolve: () => void } | undefined;
+
+  /** Resolves once at most `n` jobs wait; undefined when that is already so. */
+  whenBacklogAtMost(n: number): Promise<void> | undefined {
+    if (this.backlog <= n) return undefined;
+    return new Promise((resolve) => {
+      const prev = this.lowWater;
+      this.lowWater = { n, resolve: () => { prev?.resolve(); resolve(); } };
+    });
+  }
+
   private next(): void {
     if (this.head < this.waiting.length) {
       const start = this.waiting[this.head];
       this.waiting[this.head++] = undefined as unknown as () => void;
       if (this.head > 1024 && this.head * 2 > this.waiting.length) { this.waiting.splice(0, this.head); this.head = 0; }
       start();
+    }
+    if (this.lowWater && this.backlog <= this.lowWater.n) {
+      const w = this.lowWater;
+      this.lowWater = undefined;
+      w.resolve();
     }
   }
 }
@@ -169,6 +188,9 @@ export class Pool {
  * row names it), so the disk work overlaps the scan instead of following it. `take` hands back the prefetched
  * answer for a folder (undefined: not found as written, or never asked) and forgets it (memory stays per repeat).
  */
+/** Listings allowed to wait before the scan pauses for them (about 1 MB of queued jobs). */
+const PREFETCH_BACKLOG = 2048;
+
 export class VerifierPrefetch {
   private readonly pending = new Map<string, Promise<number | undefined>>();
   private readonly pool: Pool;
@@ -181,6 +203,11 @@ export class VerifierPrefetch {
     if (this.pending.has(logsDir)) return;
     const p = this.pool.run(() => holdingsAsWritten(this.fs, this.currentRoot, logsDir)).catch(() => undefined);
     this.pending.set(logsDir, p);
+  }
+
+  /** After a chunk of rows: when too many listings wait, a promise to let them catch up (memory stays bounded). */
+  backpressure(): Promise<void> | undefined {
+    return this.pool.backlog > PREFETCH_BACKLOG ? this.pool.whenBacklogAtMost(PREFETCH_BACKLOG / 4) : undefined;
   }
 
   async take(logsDir: string): Promise<VerifierPaths | undefined> {

@@ -132,7 +132,7 @@ test('kill test: a killed writer leaves the old or the new complete summary, nev
   assert.equal(kills, KILLS);
   assert.ok(everWritten, 'at least one write completed');
   // The random moments do spread over the writes: some writers die before their first write, some after it.
-  assert.ok((writesAtKill.get(0) ?? 0) > 0 && [...writesAtKill.keys()].some((w) => w > 0), `kills spread over writes: ${[...writesAtKill]}`);
+  if (KILLS >= 50) assert.ok((writesAtKill.get(0) ?? 0) > 0 && [...writesAtKill.keys()].some((w) => w > 0), `kills spread over writes: ${[...writesAtKill]}`);
   const spread = [...writesAtKill].sort((a, b) => a[0] - b[0]).map(([w, n]) => `${n}×${w}`).join(' ');
   t.diagnostic(`first write after ${Math.round(calib.msToFirstWrite)} ms, then ≈ ${Math.round(calib.msPerWrite)} ms per write; ${KILLS} kills (${PARALLEL} at a time) in ${Date.now() - started} ms; `
     + `writes done when killed: ${spread}; summary absent at ${absentChecks} checks; temp files left by killed writers: ${tempsSeen}`);
