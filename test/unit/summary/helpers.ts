@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { after } from 'node:test';
 import { NodeFsWithRemove } from '../../../src/cli/commands/summary';
 
 export const nodeFs = new NodeFsWithRemove();
@@ -23,8 +24,14 @@ export function fixtureDir(): string | undefined {
   return fs.existsSync(path.join(d, 'rollouts.jsonl')) ? d : undefined;
 }
 
+// One temp root per test file, made at import (so `after` registers at the file's top level, not inside a test)
+// and removed when the file's tests are done.
+const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-summary-'));
+after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
+
+/** A fresh folder under this test file's temp root. */
 export function tmpDir(label: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `harbor-summary-${label}-`));
+  return fs.mkdtempSync(path.join(tmpRoot, `${label}-`));
 }
 
 /** Copies the fixture (without real/ and variants/) into a temp dir, writable, with mtimes.json applied. */
