@@ -5,9 +5,9 @@ import type { FsPort } from './core/fs/port';
 import type { Problem, Run, Severity } from './core/model';
 import type { RunStore } from './runStore';
 import { JsonLocator, type Span, lineSpan } from './problemPosition';
+import { isRunSummaryPath, rolloutsPathForSummary } from './core/summary/paths';
 
 export const DIAGNOSTIC_SOURCE = 'harbor-runs';
-const SUMMARY_SUFFIX = '_run_summary.json';
 /** JSON files larger than this are not parsed for positions (the problem goes to the top of the file). */
 const MAX_LOCATE_BYTES = 64 * 1024 * 1024;
 
@@ -134,7 +134,7 @@ export class RunDiagnostics implements vscode.Disposable {
 export function rolloutsForSummary(store: RunStore, summaryPath: string): string {
   const run = store.runForFile(summaryPath);
   if (run?.rolloutsPath) return run.rolloutsPath;
-  return summaryPath.endsWith(SUMMARY_SUFFIX) ? `${summaryPath.slice(0, -SUMMARY_SUFFIX.length)}.jsonl` : summaryPath;
+  return isRunSummaryPath(summaryPath) ? rolloutsPathForSummary(summaryPath) : summaryPath;
 }
 
 /** Quick fix on a summary's entries: rewrite the summary from what is on disk now. */
@@ -144,7 +144,7 @@ export class RewriteSummaryActions implements vscode.CodeActionProvider {
   constructor(private readonly store: RunStore) {}
 
   provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, ctx: vscode.CodeActionContext): vscode.CodeAction[] {
-    if (!doc.uri.path.endsWith(SUMMARY_SUFFIX)) return [];
+    if (!isRunSummaryPath(doc.uri.path)) return [];
     const ours = ctx.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     if (ours.length === 0) return [];
     const action = new vscode.CodeAction('Rewrite the run summary from the files on disk', vscode.CodeActionKind.QuickFix);

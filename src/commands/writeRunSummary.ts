@@ -4,16 +4,17 @@
 import * as vscode from 'vscode';
 import type { Run } from '../core/model';
 import { countRun } from '../core/model';
-import { runSummaryPathFor, writeRunSummary, type WriteResult } from '../core/summary';
+import { isRunSummaryPath, rolloutsStem, runSummaryPathFor, writeRunSummary, type WriteResult } from '../core/summary';
 import { log, showError } from '../log';
 import { rolloutsForSummary } from '../diagnostics';
 import { isTreeNode } from '../tree/provider';
 import { type CommandContext, basename } from './context';
 
-const SIDECAR = /(_failures|_materialized_inputs|_prepare|_attempts|_multistage_state|_items|_task|_verdicts|rollout_verdicts|_metrics|\/metrics)\.jsonl$/;
+/** JSONL files that are never rollouts beyond NeMo Gym's own sidecars: health verdicts, metrics, collated input. */
+const NOT_ROLLOUTS = /(_verdicts|_metrics|\/metrics)\.jsonl$/;
 
 export function isRolloutsCandidate(p: string): boolean {
-  return p.endsWith('.jsonl') && !SIDECAR.test(p) && !p.includes('/preprocessed_datasets/');
+  return rolloutsStem(basename(p)) !== undefined && !NOT_ROLLOUTS.test(p) && !p.includes('/preprocessed_datasets/');
 }
 
 /** The rollouts file an argument names: a Uri or path, a run / run file node, a summary (its rollouts). */
@@ -27,7 +28,7 @@ function rolloutsOfArg(ctx: CommandContext, arg: unknown): string | undefined {
       p = arg.kind === 'run-file' && arg.file.key === 'rollouts' && arg.file.path ? arg.file.path : arg.run.rolloutsPath ?? arg.run.summaryPath;
     }
   }
-  if (p && p.endsWith('_run_summary.json')) p = rolloutsForSummary(ctx.store, p);
+  if (p && isRunSummaryPath(p)) p = rolloutsForSummary(ctx.store, p);
   return p;
 }
 
@@ -36,7 +37,7 @@ async function pickRollouts(ctx: CommandContext): Promise<string | undefined> {
   if (active?.scheme === 'file') {
     const p = active.fsPath;
     if (isRolloutsCandidate(p)) return p;
-    if (p.endsWith('_run_summary.json')) return rolloutsForSummary(ctx.store, p);
+    if (isRunSummaryPath(p)) return rolloutsForSummary(ctx.store, p);
   }
   const items = new Map<string, vscode.QuickPickItem & { path: string }>();
   await ctx.store.ensureLoaded();

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { EntryType, FsPort } from './fs/port';
 import type { SourceKind } from './model';
 import { excludesFolder, matchesAny } from './glob';
+import { RUN_SUMMARY_SUFFIX as SUMMARY_SUFFIX, rolloutsStem } from './summary/paths';
 import { isHarborJobDir } from './readers/harborJob';
 
 export type RunVariant = 'summary' | 'rollouts' | 'job' | 'dataset' | 'training';
@@ -31,8 +32,6 @@ export interface DiscoverOptions {
 }
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', '.mypy_cache', '.pytest_cache', '.tox']);
-const SUMMARY_SUFFIX = '_run_summary.json';
-const SIDECAR_SUFFIXES = ['_failures', '_materialized_inputs', '_prepare', '_attempts', '_multistage_state', '_items', '_task'];
 const TRIAL_PARTS = new Set(['agent', 'verifier', 'artifacts', 'steps', 'user-agent']);
 
 const kindOf: Record<RunVariant, SourceKind> = {
@@ -43,13 +42,6 @@ function candidate(variant: RunVariant, anchor: string, root: string): RunCandid
   return { kind: kindOf[variant], anchor, root, variant };
 }
 
-/** The stem of a rollouts file (`rollouts` for `rollouts.jsonl`) when it is not itself a sidecar. */
-function rolloutsStem(name: string): string | undefined {
-  if (!name.endsWith('.jsonl')) return undefined;
-  const stem = name.slice(0, -'.jsonl'.length);
-  if (!stem || stem === 'rollout_verdicts' || SIDECAR_SUFFIXES.some((s) => stem.endsWith(s))) return undefined;
-  return stem;
-}
 
 /** The rollouts files a quality_summary.json records as the ones it was computed from (run.rollouts). */
 async function qualitySummaryRollouts(fs: FsPort, dir: string): Promise<string[]> {

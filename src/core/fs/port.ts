@@ -34,11 +34,3 @@ export interface FsPort {
   /** The path with its folders' symlinks resolved and its own name kept; the path itself when it cannot be resolved. */
   realpathDirs(path: string): Promise<string>;
 }
-
-export async function readText(fs: FsPort, path: string): Promise<string> {
-  return new TextDecoder('utf-8').decode(await fs.readFile(path));
-}
-
-export async function exists(fs: FsPort, path: string): Promise<boolean> {
-  return (await fs.stat(path)) !== undefined;
-}

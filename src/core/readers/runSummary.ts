@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { FsPort } from '../fs/port';
 import type { Attempt, FailureDetail, NamedReason, Problem, Run, RunFile, Task } from '../model';
 import { classifyNemoRepeat } from '../outcome';
-import { buildRunSummary, runSummaryPathFor } from '../summary';
+import { buildRunSummary, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX } from '../summary';
 import { issueProblems, parseJsonDocument, problemAt, readJsonDocument, type JsonDocument } from './jsonFile';
 import { repeatEvidence, resolveRel } from './nemo/repeatEvidence';
 import {
@@ -14,15 +14,9 @@ import {
 } from './nemo/summaryShape';
 import { readVerdicts, verdictKey, type Health } from './nemo/verdicts';
 
-const SUFFIX = '_run_summary.json';
 /** Repeats whose evidence is checked at once. */
 const REPEAT_CONCURRENCY = 32;
 
-/** `<dir>/<stem>.jsonl` for `<dir>/<stem>_run_summary.json`. */
-export function rolloutsPathForSummary(summaryPath: string): string {
-  const base = summaryPath.endsWith(SUFFIX) ? summaryPath.slice(0, -SUFFIX.length) : summaryPath.replace(/\.json$/, '');
-  return `${base}.jsonl`;
-}
 
 export async function readRunSummary(fs: FsPort, summaryPath: string): Promise<Run> {
   const doc = await readJsonDocument(fs, summaryPath, 'run summary');
@@ -85,7 +79,8 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     result_task_source: str(s.result_task_source),
   };
   if (s.schema_version !== undefined) identity.schema_version = String(s.schema_version);
-  const stem = path.posix.basename(ctx.summaryPath).replace(/_run_summary\.json$/, '');
+  const name = path.posix.basename(ctx.summaryPath);
+  const stem = name.endsWith(RUN_SUMMARY_SUFFIX) ? name.slice(0, -RUN_SUMMARY_SUFFIX.length) : name;
   const label = [identity.taskset ?? dsName ?? identity.target ?? stem, identity.agent].filter(Boolean).join(' · ');
 
   // Run files, checked on disk now; stale files replace the null entry of their key.

@@ -1,5 +1,7 @@
 // The run-summary writer's public API (docs/run-summary.md).
-export { runSummaryPathFor, signaturesPathFor, relativePath } from './paths';
+export {
+  runSummaryPathFor, signaturesPathFor, relativePath, RUN_SUMMARY_SUFFIX, isRunSummaryPath, rolloutsPathForSummary, rolloutsStem,
+} from './paths';
 export { buildRunSummary, type SummaryOptions } from './build';
 export { writeRunSummary, cleanStaleTemps, tempPattern, type WriteResult, type WriteOptions, type RemovableFs } from './write';
 export {

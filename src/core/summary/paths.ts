@@ -69,10 +69,33 @@ export function relativePath(base: string, target: string): string {
   return parts.length ? parts.join('/') : '.';
 }
 
+export const RUN_SUMMARY_SUFFIX = '_run_summary.json';
+
+/** NeMo Gym's sidecars of a rollouts file `<stem>.jsonl`: a `.jsonl` whose stem ends so is not a rollouts file. */
+const SIDECAR_STEM_SUFFIXES = ['_failures', '_materialized_inputs', '_prepare', '_attempts', '_multistage_state', '_items', '_task'];
+
 /** Rule 1: `<rollouts stem>_run_summary.json` beside the rollouts path the command asked for. */
 export function runSummaryPathFor(rolloutsPath: string): string {
   const p = normalizePath(rolloutsPath);
-  return joinPath(dirname(p), `${stemOf(basename(p))}_run_summary.json`);
+  return joinPath(dirname(p), `${stemOf(basename(p))}${RUN_SUMMARY_SUFFIX}`);
+}
+
+export function isRunSummaryPath(p: string): boolean {
+  return p.endsWith(RUN_SUMMARY_SUFFIX) && basename(p).length > RUN_SUMMARY_SUFFIX.length;
+}
+
+/** The inverse of runSummaryPathFor: `<dir>/<stem>.jsonl` for `<dir>/<stem>_run_summary.json`. */
+export function rolloutsPathForSummary(summaryPath: string): string {
+  const base = summaryPath.endsWith(RUN_SUMMARY_SUFFIX) ? summaryPath.slice(0, -RUN_SUMMARY_SUFFIX.length) : summaryPath.replace(/\.json$/, '');
+  return `${base}.jsonl`;
+}
+
+/** The stem of a rollouts file (`rollouts` for `rollouts.jsonl`) when the name is not itself a sidecar. */
+export function rolloutsStem(name: string): string | undefined {
+  if (!name.endsWith('.jsonl')) return undefined;
+  const stem = name.slice(0, -'.jsonl'.length);
+  if (!stem || stem === 'rollout_verdicts' || SIDECAR_STEM_SUFFIXES.some((s) => stem.endsWith(s))) return undefined;
+  return stem;
 }
 
 /** The sidecar `harbor-runs signatures` records the output signatures to: `<rollouts stem>_signatures.json`. */
