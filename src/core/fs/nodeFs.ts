@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { EntryType, FileStat, FsPort } from './port';
+import { DirLister } from './dirLister';
+import type { EntryType, FileStat, FsPort, SequentialReader } from './port';
 
 function typeOf(s: fs.Stats | fs.Dirent): EntryType {
   return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other';
@@ -52,6 +53,38 @@ export class NodeFs implements FsPort {
       }
     } finally {
       await handle.close();
+    }
+  }
+
+  async openSequential(p: string): Promise<SequentialReader> {
+    const fd = await new Promise<number>((res, rej) => fs.open(p, 'r', (e, d) => (e ? rej(e) : res(d))));
+    let open = true;
+    return {
+      // fs.read with a callback: cheaper per call than FileHandle#read.
+      read: (into) => new Promise<number>((res, rej) => {
+        fs.read(fd, into, 0, into.length, null, (e, n) => (e ? rej(e) : res(n)));
+      }),
+      close: () => {
+        if (!open) return Promise.resolve();
+        open = false;
+        return new Promise<void>((res) => fs.close(fd, () => res()));
+      },
+    };
+  }
+
+  private lister: DirLister | undefined;
+
+  /** On a worker thread (dirLister.ts); folder by folder here when no worker can start. */
+  async listDirs(paths: readonly string[]): Promise<([string, EntryType][] | undefined)[]> {
+    this.lister ??= new DirLister();
+    try {
+      return await this.lister.list(paths);
+    } catch {
+      return Promise.all(paths.map(async (p) => {
+        const list = await this.readDir(p);
+        if (list.length) return list;
+        return (await this.stat(p))?.type === 'dir' ? list : undefined;
+      }));
     }
   }
 

@@ -11,6 +11,12 @@ export interface FileStat {
   mtimeMs: number;
 }
 
+export interface SequentialReader {
+  /** Fills `into` from the current position; the number of bytes read, 0 at the end of the file. */
+  read(into: Uint8Array): Promise<number>;
+  close(): Promise<void>;
+}
+
 export interface FsPort {
   /** undefined when nothing is there (never throws for a missing path). */
   stat(path: string): Promise<FileStat | undefined>;
@@ -22,6 +28,16 @@ export interface FsPort {
    * A chunk stays valid after the next one is requested (readers may keep one chunk while reading ahead).
    */
   readChunks(path: string, chunkSize?: number): AsyncIterable<Uint8Array>;
+  /**
+   * Optional: the file opened for sequential reads into the caller's own buffers (no allocation per chunk: a
+   * 1 GB rollouts file read in 4 MiB chunks otherwise costs 250 fresh buffers and their page faults and GC).
+   */
+  openSequential?(path: string): Promise<SequentialReader>;
+  /**
+   * Optional: many folders listed at once, off the caller's thread where the backend can (the summary writer lists
+   * one verifier folder per row). Per folder its entries, or undefined when no folder is there.
+   */
+  listDirs?(paths: readonly string[]): Promise<([string, EntryType][] | undefined)[]>;
   /** Creates the folder and its parents. */
   mkdirp(path: string): Promise<void>;
   /**

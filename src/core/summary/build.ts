@@ -229,16 +229,24 @@ async function buildTasks(fs: FsPort, rel: PathRelator, root: MovedRoot, sel: Se
     if (j.rec.result?.logsDir) withFolder.push(j);
     else j.out = repeatEntry(j.rec, null);
   }
-  // Most folders were listed during the scan (found where the row names them); the others (gone, or in a moved
-  // results folder) are located now that the results root is known.
-  // Taken in windows, not 40k promises at once (memory).
+  // Most folders were listed during the scan (found where the row names them): taken in order, without a promise
+  // per repeat once their parent folder is located. The others (gone, or in a moved results folder) are located now
+  // that the results root is known, in windows, not 40k promises at once (memory).
+  const slow: typeof jobs = [];
+  for (let i = 0; i < withFolder.length; i++) {
+    if ((i & 1023) === 0) throwIfAborted(signal);
+    const j = withFolder[i];
+    const logsDir = j.rec.result!.logsDir!;
+    const found = prefetch.takeNow(logsDir) ?? await prefetch.take(logsDir);
+    if (found) j.out = repeatEntry(j.rec, found);
+    else slow.push(j);
+  }
   const pool = new Pool(VERIFY_CONCURRENCY);
-  for (let i = 0; i < withFolder.length; i += 1024) {
+  for (let i = 0; i < slow.length; i += 1024) {
     throwIfAborted(signal);
-    await Promise.all(withFolder.slice(i, i + 1024).map(async (j) => {
+    await Promise.all(slow.slice(i, i + 1024).map(async (j) => {
       const logsDir = j.rec.result!.logsDir!;
-      const found = await prefetch.take(logsDir);
-      const paths = found ?? await pool.run(() => { throwIfAborted(signal); return verifierPaths(fs, rel, root, logsDir); });
+      const paths = await pool.run(() => { throwIfAborted(signal); return verifierPaths(fs, rel, root, logsDir); });
       j.out = repeatEntry(j.rec, paths);
     }));
   }

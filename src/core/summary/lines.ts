@@ -1,62 +1,113 @@
 // Line-by-line reading for the writer's hot path: the next chunk is requested before the current one is scanned
 // (read-ahead overlaps the disk with the CPU), lines are handed to a synchronous callback (no per-line promise), a
-// line split across chunks is assembled, and only one or two chunks are ever held (constant memory).
+// line split across chunks is assembled, and only two chunks are ever held (constant memory; with a backend that
+// has openSequential the same two buffers are reused for the whole file).
 import type { FsPort } from '../fs/port';
+import { asBuffer } from './scan';
 
 export const CHUNK_SIZE = 4 << 20;
 
-/** Calls `onLine` for every line (without its newline or trailing \r); `terminated` is false for a last line with no newline. */
+/**
+ * Calls `onLine` for every line: its bytes are `buf[start, end)` (without the newline or a trailing \r; `buf` is a
+ * Node Buffer where there is one, valid only during the call); `terminated` is false for a last line with no newline.
+ */
 export async function forEachLine(fs: FsPort, path: string,
-  onLine: (bytes: Uint8Array, line: number, terminated: boolean) => void, chunkSize = CHUNK_SIZE,
+  onLine: (buf: Uint8Array, start: number, end: number, line: number, terminated: boolean) => void, chunkSize = CHUNK_SIZE,
   /** Awaited after each chunk's lines when it returns a promise (backpressure: work the lines started may catch up). */
   afterChunk?: () => Promise<void> | undefined): Promise<void> {
-  const it = fs.readChunks(path, chunkSize)[Symbol.asyncIterator]();
   let line = 0;
   let carry: Uint8Array | null = null;
-  const emit = (bytes: Uint8Array, terminated: boolean) => {
+  const emit = (buf: Uint8Array, start: number, end: number, terminated: boolean) => {
     line++;
-    const n = bytes.length;
-    onLine(n && bytes[n - 1] === 13 ? bytes.subarray(0, n - 1) : bytes, line, terminated);
+    onLine(buf, start, end > start && buf[end - 1] === 13 ? end - 1 : end, line, terminated);
   };
+  // One chunk's lines; a line split across chunks is assembled in a copy (the chunk's buffer is reused).
+  const scan = (raw: Uint8Array) => {
+    // Lines are handed out as ranges of the chunk (no view per line); a Node Buffer's indexOf is memchr, fast over
+    // 25 KB lines and over a transcript's many quotes.
+    const chunk = asBuffer(raw);
+    let start = 0;
+    if (carry) {
+      const nl = chunk.indexOf(10);
+      if (nl < 0) {
+        const joined = allocate(carry.length + chunk.length);
+        joined.set(carry); joined.set(chunk, carry.length);
+        carry = joined;
+        return;
+      }
+      const joined = allocate(carry.length + nl);
+      joined.set(carry); joined.set(chunk.subarray(0, nl), carry.length);
+      carry = null;
+      emit(joined, 0, joined.length, true);
+      start = nl + 1;
+    }
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      if (nl < 0) break;
+      emit(chunk, start, nl, true);
+      start = nl + 1;
+    }
+    // A copy: the carried part outlives the chunk's buffer.
+    if (start < chunk.length) { carry = allocate(chunk.length - start); carry.set(chunk.subarray(start)); }
+  };
+  if (fs.openSequential) await readReusing(fs.openSequential.bind(fs), path, chunkSize, scan, afterChunk);
+  else await readFresh(fs, path, chunkSize, scan, afterChunk);
+  const rest = carry as Uint8Array | null;
+  if (rest && rest.length) emit(rest, 0, rest.length, false);
+}
+
+type OpenSequential = NonNullable<FsPort['openSequential']>;
+
+/**
+ * Two buffers in turn: the next chunk is read into one while the other is scanned (read-ahead overlaps the disk
+ * with the CPU); no buffer is allocated per chunk. Lines handed out are views valid only during `onLine`.
+ */
+async function readReusing(open: OpenSequential, path: string, chunkSize: number, scan: (chunk: Uint8Array) => void,
+  afterChunk?: () => Promise<void> | undefined): Promise<void> {
+  const file = await open(path);
+  const bufs = [allocate(chunkSize), allocate(chunkSize)];
+  let turn = 0;
+  let pending: Promise<number> | undefined;
+  try {
+    pending = file.read(bufs[0]);
+    for (;;) {
+      const n = await pending;
+      pending = undefined;
+      if (n === 0) break;
+      const cur = bufs[turn];
+      turn ^= 1;
+      pending = file.read(bufs[turn]);
+      scan(n === cur.length ? cur : cur.subarray(0, n));
+      const wait = afterChunk?.();
+      if (wait) await wait;
+    }
+  } finally {
+    if (pending) await pending.catch(() => 0);
+    await file.close();
+  }
+}
+
+/** A Node Buffer when there is one (its indexOf is memchr), else a Uint8Array. */
+function allocate(n: number): Uint8Array {
+  const B = (globalThis as { Buffer?: { allocUnsafeSlow(n: number): Uint8Array } }).Buffer;
+  return B ? B.allocUnsafeSlow(n) : new Uint8Array(n);
+}
+
+/** Backends without openSequential: a chunk per read, the next one requested before the current one is scanned. */
+async function readFresh(fs: FsPort, path: string, chunkSize: number, scan: (chunk: Uint8Array) => void,
+  afterChunk?: () => Promise<void> | undefined): Promise<void> {
+  const it = fs.readChunks(path, chunkSize)[Symbol.asyncIterator]();
   try {
     let next = it.next();
     for (;;) {
       const r = await next;
       if (r.done) break;
-      // Read-ahead: the next chunk is requested now. This relies on a yielded chunk staying valid after the next
-      // request (NodeFs allocates a buffer per chunk).
-      // Newlines are searched in the chunk as the backend gave it (a Node Buffer's indexOf is memchr: fast over
-      // 25 KB lines); lines are cut from a plain Uint8Array view (cheaper subarray, and the scanner's many short
-      // quote searches are faster on it).
-      const raw: Uint8Array = r.value;
-      const chunk = new Uint8Array(raw.buffer, raw.byteOffset, raw.length);
+      // Read-ahead relies on a yielded chunk staying valid after the next request (the FsPort contract).
       next = it.next();
-      let start = 0;
-      if (carry) {
-        const nl = raw.indexOf(10);
-        if (nl < 0) {
-          const joined: Uint8Array = new Uint8Array(carry.length + chunk.length);
-          joined.set(carry); joined.set(chunk, carry.length);
-          carry = joined;
-          continue;
-        }
-        const joined: Uint8Array = new Uint8Array(carry.length + nl);
-        joined.set(carry); joined.set(chunk.subarray(0, nl), carry.length);
-        carry = null;
-        emit(joined, true);
-        start = nl + 1;
-      }
-      for (;;) {
-        const nl = raw.indexOf(10, start);
-        if (nl < 0) break;
-        emit(chunk.subarray(start, nl), true);
-        start = nl + 1;
-      }
-      if (start < chunk.length) carry = chunk.slice(start);
+      scan(r.value);
       const wait = afterChunk?.();
       if (wait) await wait;
     }
-    if (carry && carry.length) emit(carry, false);
   } finally {
     await it.return?.();
   }

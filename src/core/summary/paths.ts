@@ -29,8 +29,12 @@ export function isAbsolutePath(p: string): boolean {
   return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
 }
 
+/** An absolute POSIX path already normal: `/` then segments that are neither empty, `.` nor `..`, no backslash. */
+const NORMAL = /^(?:\/(?!\.\.?(?:\/|$))[^/\\]+)+$/;
+
 /** Normalises `.` / `..` / duplicate slashes of an absolute path. */
 export function normalizePath(p: string): string {
+  if (NORMAL.test(p)) return p;
   const drive = /^[A-Za-z]:/.test(p) ? p.slice(0, 2) : '';
   const rest = (drive ? p.slice(2) : p).replace(/\\/g, '/');
   const out: string[] = [];
@@ -60,6 +64,9 @@ const driveOf = (p: string): string => (/^[A-Za-z]:/.test(p) ? p.slice(0, 2).toU
 
 /** `target` relative to the folder `base`, `..` segments allowed; absolute when no relative form exists (another drive). */
 export function relativePath(base: string, target: string): string {
+  // The common case, a path under the folder: no splitting.
+  if (target.length > base.length + 1 && target.charCodeAt(base.length) === 47 && target.startsWith(base)
+    && NORMAL.test(base) && NORMAL.test(target)) return target.slice(base.length + 1);
   if (!isAbsolutePath(base) || !isAbsolutePath(target) || driveOf(base) !== driveOf(target)) return target;
   const b = normalizePath(base).slice(driveOf(base).length).split('/').filter(Boolean);
   const t = normalizePath(target).slice(driveOf(target).length).split('/').filter(Boolean);
@@ -110,6 +117,8 @@ export function signaturesPathFor(rolloutsPath: string): string {
  */
 export class PathRelator {
   private readonly dirCache = new Map<string, Promise<string>>();
+  /** The folders resolved so far (what dirCache's promises settled to), for relSync. */
+  private readonly resolved = new Map<string, string>();
 
   private constructor(private readonly fs: FsPort, readonly summaryDir: string) {}
 
@@ -125,7 +134,8 @@ export class PathRelator {
     const parent = dirname(p);
     let r = this.dirCache.get(parent);
     if (!r) {
-      r = this.fs.realpathDirs(joinPath(parent, '__probe__')).then((x) => dirname(x), () => parent);
+      r = this.fs.realpathDirs(joinPath(parent, '__probe__')).then((x) => dirname(x), () => parent)
+        .then((x) => { this.resolved.set(parent, x); return x; });
       this.dirCache.set(parent, r);
     }
     return joinPath(await r, basename(p));
@@ -133,7 +143,14 @@ export class PathRelator {
 
   /** Rule 6: relative to the summary's folder, `..` allowed; absolute when no relative form exists. */
   async rel(p: string): Promise<string> {
-    return relativePath(this.summaryDir, await this.resolveDirs(p));
+    return this.relSync(p) ?? relativePath(this.summaryDir, await this.resolveDirs(p));
+  }
+
+  /** rel() without waiting, when the path's folder was resolved before; undefined otherwise. */
+  relSync(p: string): string | undefined {
+    const parent = dirname(p);
+    const r = this.resolved.get(parent);
+    return r === undefined ? undefined : relativePath(this.summaryDir, joinPath(r, basename(p)));
   }
 }
 

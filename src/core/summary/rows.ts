@@ -115,15 +115,15 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
   let reported = 0;
   const add = (p: Problem) => { if (reported++ < MAX_PROBLEMS_PER_FILE) ctx.problems.push(p); };
   try {
-    await forEachLine(ctx.fs, path, (bytes, line, terminated) => {
-      ctx.onBytes?.(bytes.length + 1);
+    await forEachLine(ctx.fs, path, (buf, start, end, line, terminated) => {
+      ctx.onBytes?.(end - start + 1);
       if ((line & 255) === 0 && ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('cancelled');
-      let k = 0;
-      while (k < bytes.length && (bytes[k] === 32 || bytes[k] === 9 || bytes[k] === 13)) k++;
-      if (k === bytes.length) return;
+      let k = start;
+      while (k < end && (buf[k] === 32 || buf[k] === 9 || buf[k] === 13)) k++;
+      if (k === end) return;
       let row: Record<string, unknown>;
       try {
-        row = picker.pick(bytes);
+        row = picker.pickRange(buf, k, end);
       } catch (e) {
         add(terminated
           ? { file: path, line, severity: 'error', code: 'parse-error', message: `line ${line} is not a valid JSON object: ${(e as Error).message}` }

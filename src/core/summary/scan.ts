@@ -9,8 +9,8 @@ function isWs(b: number): boolean {
   return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 }
 
-function skipWs(buf: Uint8Array, i: number): number {
-  while (i < buf.length && isWs(buf[i])) i++;
+function skipWs(buf: Uint8Array, i: number, end: number): number {
+  while (i < end && isWs(buf[i])) i++;
   return i;
 }
 
@@ -18,12 +18,12 @@ function fail(i: number): never {
   throw new SyntaxError(`unexpected input at byte ${i}`);
 }
 
-/** Index just after the closing quote of the string starting at `i` (buf[i] is the opening quote). */
-function skipString(buf: Uint8Array, i: number): number {
+/** Index just after the closing quote of the string starting at `i` (buf[i] is the opening quote), before `end`. */
+function skipString(buf: Uint8Array, i: number, end: number): number {
   let j = i + 1;
   for (;;) {
-    const q = (buf as Buffer).indexOf(QUOTE, j);
-    if (q < 0) fail(buf.length);
+    const q = buf.indexOf(QUOTE, j);
+    if (q < 0 || q >= end) fail(end);
     // An odd number of backslashes before the quote escapes it.
     let k = q - 1;
     while (k > i && buf[k] === BSLASH) k--;
@@ -33,24 +33,23 @@ function skipString(buf: Uint8Array, i: number): number {
 }
 
 /** Index just after the value starting at `i`. */
-function skipValue(buf: Uint8Array, i: number): number {
+function skipValue(buf: Uint8Array, i: number, end: number): number {
   const b = buf[i];
-  if (b === QUOTE) return skipString(buf, i);
+  if (b === QUOTE) return skipString(buf, i, end);
   if (b === LBRACE || b === LBRACK) {
     let depth = 0;
     let j = i;
-    const n = buf.length;
-    while (j < n) {
+    while (j < end) {
       const c = buf[j];
-      if (c === QUOTE) { j = skipString(buf, j); continue; }
+      if (c === QUOTE) { j = skipString(buf, j, end); continue; }
       if (c === LBRACE || c === LBRACK) depth++;
       else if (c === RBRACE || c === RBRACK) { depth--; if (depth === 0) return j + 1; }
       j++;
     }
-    fail(n);
+    fail(end);
   }
   let j = i;
-  while (j < buf.length) {
+  while (j < end) {
     const c = buf[j];
     if (c === COMMA || c === RBRACE || c === RBRACK || isWs(c)) break;
     j++;
@@ -69,15 +68,17 @@ function keyMatches(buf: Uint8Array, start: number, end: number, key: Uint8Array
 // Quotes are searched with Node's Buffer#indexOf (memchr; about twice as fast as a plain Uint8Array's indexOf over
 // a transcript's hundreds of strings). Without Node's Buffer (a browser), the Uint8Array's own indexOf does.
 const NodeBuffer: typeof Buffer | undefined = (globalThis as { Buffer?: typeof Buffer }).Buffer;
-const asBuffer = (b: Uint8Array): Uint8Array =>
+
+/** The bytes as a Node Buffer when Node's Buffer exists (a view, no copy). Callers scanning many lines of one chunk convert once. */
+export const asBuffer = (b: Uint8Array): Uint8Array =>
   (!NodeBuffer || NodeBuffer.isBuffer(b) ? b : NodeBuffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 /**
  * JSON.parse of one picked value. With Node's Buffer the bytes are decoded by Buffer#toString (a direct native
  * call, cheaper than TextDecoder#decode for the half a million short values of a 40k-row file).
  */
-function parseValue(slice: Uint8Array): unknown {
-  return JSON.parse(NodeBuffer && NodeBuffer.isBuffer(slice) ? slice.toString('utf8') : decoder.decode(slice));
+function parseValue(buf: Uint8Array, start: number, end: number): unknown {
+  return JSON.parse(NodeBuffer && NodeBuffer.isBuffer(buf) ? buf.toString('utf8', start, end) : decoder.decode(buf.subarray(start, end)));
 }
 
 export class KeyPicker {
@@ -96,20 +97,27 @@ export class KeyPicker {
   private readonly byLength: number[][] = [];
 
   /**
-   * The wanted top-level keys of the object in `buf`, parsed with JSON.parse; keys not in the object are absent.
+   * The wanted top-level keys of the object in `bytes`, parsed with JSON.parse; keys not in the object are absent.
    * `stopWhenFound`: return as soon as every wanted key was seen (the rest of the object is not checked).
    */
   pick(bytes: Uint8Array, stopWhenFound = false): Record<string, unknown> {
-    const buf = asBuffer(bytes);
+    return this.pickRange(asBuffer(bytes), 0, bytes.length, stopWhenFound);
+  }
+
+  /**
+   * pick() of the object in bytes [start, end) of `buf`, without a view per line: the writer hands in the lines
+   * of a whole chunk this way. `buf` should come from asBuffer (a Node Buffer where there is one).
+   */
+  pickRange(buf: Uint8Array, start: number, end: number, stopWhenFound = false): Record<string, unknown> {
     let found = 0;
     const out: Record<string, unknown> = {};
-    let i = skipWs(buf, 0);
-    if (buf[i] !== LBRACE) fail(i);
-    i = skipWs(buf, i + 1);
-    if (buf[i] === RBRACE) { this.checkEnd(buf, i + 1); return out; }
+    let i = skipWs(buf, start, end);
+    if (i >= end || buf[i] !== LBRACE) fail(i);
+    i = skipWs(buf, i + 1, end);
+    if (buf[i] === RBRACE && i < end) { this.checkEnd(buf, i + 1, end); return out; }
     for (;;) {
-      if (buf[i] !== QUOTE) fail(i);
-      const kEnd = skipString(buf, i);
+      if (i >= end || buf[i] !== QUOTE) fail(i);
+      const kEnd = skipString(buf, i, end);
       let idx = -1;
       const candidates = this.byLength[kEnd - i - 2];
       if (candidates) {
@@ -117,26 +125,26 @@ export class KeyPicker {
           if (keyMatches(buf, i + 1, kEnd - 1, this.keys[candidates[c]])) { idx = candidates[c]; break; }
         }
       }
-      i = skipWs(buf, kEnd);
-      if (buf[i] !== COLON) fail(i);
-      i = skipWs(buf, i + 1);
+      i = skipWs(buf, kEnd, end);
+      if (i >= end || buf[i] !== COLON) fail(i);
+      i = skipWs(buf, i + 1, end);
+      if (i >= end) fail(i);
       const vStart = i;
-      i = skipValue(buf, i);
+      i = skipValue(buf, i, end);
       if (idx >= 0) {
         const name = this.names[idx];
         const sub = Object.prototype.hasOwnProperty.call(this.nested, name) ? this.nested[name] : undefined;
-        const slice = buf.subarray(vStart, i);
-        out[name] = sub && buf[vStart] === LBRACE ? sub.pick(slice) : parseValue(slice);
+        out[name] = sub && buf[vStart] === LBRACE ? sub.pickRange(buf, vStart, i) : parseValue(buf, vStart, i);
         if (stopWhenFound && ++found === this.keys.length) return out;
       }
-      i = skipWs(buf, i);
-      if (buf[i] === COMMA) { i = skipWs(buf, i + 1); continue; }
-      if (buf[i] === RBRACE) { this.checkEnd(buf, i + 1); return out; }
+      i = skipWs(buf, i, end);
+      if (i < end && buf[i] === COMMA) { i = skipWs(buf, i + 1, end); continue; }
+      if (i < end && buf[i] === RBRACE) { this.checkEnd(buf, i + 1, end); return out; }
       fail(i);
     }
   }
 
-  private checkEnd(buf: Uint8Array, i: number): void {
-    if (skipWs(buf, i) !== buf.length) fail(i);
+  private checkEnd(buf: Uint8Array, i: number, end: number): void {
+    if (skipWs(buf, i, end) !== end) fail(i);
   }
 }

@@ -116,7 +116,10 @@ async function pathsIn(rel: PathRelator, dir: string, list: [string, 'file' | 'd
 async function pathsOf(rel: PathRelator, dir: string, bits: number): Promise<VerifierPaths> {
   // The folder is located as rule 6 says (its parent's links resolved, its own name kept); what it holds is named
   // under it, so a folder that is a link keeps its name in every path (and a 40k-row run costs one readDir per row).
-  const logs = await rel.rel(dir);
+  return pathsUnder(await rel.rel(dir), bits);
+}
+
+function pathsUnder(logs: string, bits: number): VerifierPaths {
   const file = (k: number) => (bits & (1 << k) ? joinRel(logs, OPTIONAL[k][0]) : null);
   // An absent optional file (no artifacts/ in shared mode, no trajectory when the export was skipped, no reward file
   // when test.sh wrote none) is listed as nothing: those are not promised.
@@ -191,9 +194,18 @@ export class Pool {
 /** Listings allowed to wait before the scan pauses for them (about 1 MB of queued jobs). */
 const PREFETCH_BACKLOG = 2048;
 
+/** Folders per listDirs call, and batches allowed in flight before the scan waits for them. */
+const BATCH = 256;
+const BATCHES_IN_FLIGHT = 8;
+
 export class VerifierPrefetch {
   private readonly pending = new Map<string, Promise<number | undefined>>();
+  /** What the settled listings found (undefined: no folder there), until taken. */
+  private readonly settled = new Map<string, number | undefined>();
   private readonly pool: Pool;
+  /** With a backend that lists folders in batches (FsPort.listDirs): the batch being filled, and those in flight. */
+  private batch: { dirs: string[]; settle: ((bits: number | undefined) => void)[] } = { dirs: [], settle: [] };
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly fs: FsPort, private readonly rel: PathRelator, private readonly currentRoot: string, limit = 48) {
     this.pool = new Pool(limit);
@@ -201,19 +213,59 @@ export class VerifierPrefetch {
 
   add(logsDir: string): void {
     if (this.pending.has(logsDir)) return;
+    if (this.fs.listDirs) {
+      const p = new Promise<number | undefined>((resolve) => {
+        this.batch.dirs.push(resolvePath(this.currentRoot, logsDir));
+        this.batch.settle.push((bits) => { this.settled.set(logsDir, bits); resolve(bits); });
+      });
+      this.pending.set(logsDir, p);
+      if (this.batch.dirs.length >= BATCH) this.flush();
+      return;
+    }
     const p = this.pool.run(() => holdingsAsWritten(this.fs, this.currentRoot, logsDir)).catch(() => undefined);
     this.pending.set(logsDir, p);
   }
 
+  private flush(): void {
+    const { dirs, settle } = this.batch;
+    if (!dirs.length) return;
+    this.batch = { dirs: [], settle: [] };
+    const done: Promise<void> = this.fs.listDirs!(dirs).then(
+      (lists) => { for (let i = 0; i < settle.length; i++) settle[i](lists[i] === undefined ? undefined : holdings(lists[i]!)); },
+      () => { for (const s of settle) s(undefined); },
+    ).finally(() => { this.inFlight.delete(done); });
+    this.inFlight.add(done);
+  }
+
   /** After a chunk of rows: when too many listings wait, a promise to let them catch up (memory stays bounded). */
   backpressure(): Promise<void> | undefined {
+    if (this.fs.listDirs) {
+      this.flush();
+      return this.inFlight.size > BATCHES_IN_FLIGHT ? Promise.race(this.inFlight) : undefined;
+    }
     return this.pool.backlog > PREFETCH_BACKLOG ? this.pool.whenBacklogAtMost(PREFETCH_BACKLOG / 4) : undefined;
+  }
+
+  /**
+   * take() without waiting, for the common case (the listing has settled, the folder's parent was located before):
+   * the folder's paths; null when take() must be awaited instead.
+   */
+  takeNow(logsDir: string): VerifierPaths | null {
+    const bits = this.settled.get(logsDir);
+    if (bits === undefined) return null;
+    const logs = this.rel.relSync(resolvePath(this.currentRoot, logsDir));
+    if (logs === undefined) return null;
+    this.pending.delete(logsDir);
+    this.settled.delete(logsDir);
+    return pathsUnder(logs, bits);
   }
 
   async take(logsDir: string): Promise<VerifierPaths | undefined> {
     const p = this.pending.get(logsDir);
     if (!p) return undefined;
+    this.flush();
     this.pending.delete(logsDir);
+    this.settled.delete(logsDir);
     const bits = await p;
     return bits === undefined ? undefined : pathsOf(this.rel, resolvePath(this.currentRoot, logsDir), bits);
   }
