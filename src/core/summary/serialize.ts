@@ -96,8 +96,10 @@ export async function serializeSummaryBytesAsync(doc: RunSummaryDocument, yieldE
   return sink.bytes();
 }
 
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
 class ByteSink {
-  private buf = new Uint8Array(0);
+  private buf: Uint8Array = new Uint8Array(0);
   private used = 0;
   private pieces = 0;
   private readonly enc = new TextEncoder();
@@ -107,19 +109,18 @@ class ByteSink {
   push(text: string): void {
     // The head, then the first task: their size times the number of tasks is the estimate.
     if (++this.pieces === 2) this.reserve(Math.ceil(this.used + text.length * 1.25 * (this.tasks + 1)) + 4096);
-    let rest = text;
-    for (;;) {
-      const r = this.enc.encodeInto(rest, this.buf.subarray(this.used));
-      this.used += r.written;
-      if (r.read === rest.length) return;
-      rest = rest.slice(r.read);
-      this.reserve(Math.max(Math.ceil(this.buf.length * 1.5), this.used + rest.length * 3 + 4096));
+    // At most 3 bytes per UTF-16 unit: with that much room one call encodes the whole piece.
+    if (this.buf.length - this.used < text.length * 3) {
+      this.reserve(Math.max(Math.ceil(this.buf.length * 1.5), this.used + text.length * 3 + 4096));
     }
+    // Node's Buffer#write is a direct native call (TextEncoder#encodeInto costs a view per call and is slower).
+    if (NodeBuffer && NodeBuffer.isBuffer(this.buf)) this.used += this.buf.write(text, this.used, 'utf8');
+    else this.used += this.enc.encodeInto(text, this.buf.subarray(this.used)).written;
   }
 
   private reserve(size: number): void {
     if (size <= this.buf.length) return;
-    const next = new Uint8Array(size);
+    const next = NodeBuffer ? NodeBuffer.allocUnsafeSlow(size) : new Uint8Array(size);
     next.set(this.buf.subarray(0, this.used));
     this.buf = next;
   }

@@ -1,0 +1,89 @@
+// The summary serializer writes its text directly (no JSON.stringify of the whole task, no regex over it). Its
+// oracle here is the plain recipe it replaces: keys put in layout order, JSON.stringify(…, null, 2), then every
+// `"reward": <number>` line rewritten as Python writes floats. Both must give the same bytes for any document.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { pyFloat, serializeSummary, serializeSummaryBytes } from '../../../src/core/summary/serialize';
+import { REPEAT_KEYS, TOP_KEYS } from '../../../src/core/summary/layout';
+
+// The documented orders of a task and of a repeat's input (docs/run-summary.md).
+const TASK_KEYS_FOR_TEST = ['task_id', 'task_index', 'repeats'];
+const INPUT_KEYS_FOR_TEST = ['digests', 'metadata'];
+import type { RunSummaryDocument } from '../../../src/core/schemas/runSummary';
+import { KeyPicker } from '../../../src/core/summary/scan';
+
+function ordered(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined) out[k] = o[k];
+  for (const k of Object.keys(o)) if (!(k in out) && o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+function oracleTask(t: unknown): string {
+  let task: unknown = t;
+  if (isObj(t)) {
+    const o = ordered(t, TASK_KEYS_FOR_TEST);
+    if (Array.isArray(o.repeats)) {
+      o.repeats = o.repeats.map((r) => {
+        if (!isObj(r)) return r;
+        const rep = ordered(r, REPEAT_KEYS);
+        if (isObj(rep.input)) rep.input = ordered(rep.input, INPUT_KEYS_FOR_TEST);
+        return rep;
+      });
+    }
+    task = o;
+  }
+  const text = `    ${JSON.stringify(task, null, 2).replace(/\n/g, '\n    ')}`;
+  return text.replace(/^(\s*"reward": )(-?\d+(?:\.\d+)?(?:e[+-]\d+)?)(,?)$/gm, (_m, h: string, n: string, c: string) => `${h}${pyFloat(Number(n))}${c}`);
+}
+
+function oracle(doc: Record<string, unknown>): string {
+  const top = ordered(doc, TOP_KEYS);
+  const tasks = Array.isArray(top.tasks) ? top.tasks : [];
+  delete top.tasks;
+  const head = JSON.stringify(top, null, 2);
+  const open = head === '{}' ? '{\n' : `${head.slice(0, -2)},\n`;
+  if (!tasks.length) return `${open}  "tasks": []\n}\n`;
+  return `${open}  "tasks": [\n${tasks.map(oracleTask).join(',\n')}\n  ]\n}\n`;
+}
+
+const value = fc.jsonValue({ maxDepth: 3 });
+const keyed = (keys: string[]) => fc.dictionary(fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 4 })), value, { maxKeys: 6 });
+const repeat = fc.record({
+  repeat: fc.integer(), outcome: fc.constantFrom('scored', 'failed'), reward: fc.oneof(fc.double(), fc.integer(), fc.constant(null)),
+  missing: fc.array(fc.string(), { maxLength: 2 }),
+  input: fc.record({ metadata: fc.array(keyed(['reward', 'agent_timeout_sec']), { maxLength: 2 }), digests: keyed(['_ng_digest']), extra: value }, { requiredKeys: [] }),
+  zzz: value, verifier_logs: fc.oneof(fc.string(), fc.constant(null)), failure_class: fc.constantFrom(undefined, 'x'),
+}, { requiredKeys: ['repeat'] });
+const task = fc.oneof(
+  fc.record({ repeats: fc.array(fc.oneof(repeat, value), { maxLength: 3 }), task_index: fc.integer(), task_id: fc.string(), other: value }, { requiredKeys: [] }),
+  value,
+);
+
+test('serializeSummary gives the same bytes as the JSON.stringify recipe, for any document', () => {
+  fc.assert(fc.property(fc.record({ schema_version: fc.constant(1), taskset: fc.string(), tasks: fc.array(task, { maxLength: 4 }), extra: value }), (doc) => {
+    const want = oracle(doc);
+    assert.equal(serializeSummary(doc as unknown as RunSummaryDocument), want);
+    assert.equal(new TextDecoder().decode(serializeSummaryBytes(doc as unknown as RunSummaryDocument)), want);
+  }), { numRuns: 400 });
+});
+
+test('serializeSummary: rewards as Python floats at any depth of a task, other numbers as JSON writes them', () => {
+  const doc = { schema_version: 1, tasks: [{ task_id: 't', repeats: [{ repeat: 0, reward: 1, input: { metadata: [{ reward: 0, n: 2 }], digests: {} } }] }] };
+  const text = serializeSummary(doc as unknown as RunSummaryDocument);
+  assert.match(text, /"reward": 1\.0,/);
+  assert.match(text, /"reward": 0\.0,\n/);
+  assert.match(text, /"n": 2\n/);
+  assert.match(text, /"repeat": 0,/);
+});
+
+test('KeyPicker.pickRange reads only its range: a line whose string ends in the next line is an error', () => {
+  const p = new KeyPicker(['k']);
+  const buf = Buffer.from('{"k": "abc\n{"k": [1, "]"], "x": "\\""}\n');
+  const nl = buf.indexOf(10);
+  assert.throws(() => p.pickRange(buf, 0, nl), SyntaxError);
+  assert.deepEqual(p.pickRange(buf, nl + 1, buf.length - 1), { k: [1, ']'] });
+  assert.throws(() => p.pickRange(buf, nl + 1, buf.length - 3), SyntaxError);
+});
