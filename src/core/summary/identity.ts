@@ -40,13 +40,44 @@ function reasons(v: unknown): Record<string, string> | undefined {
   return undefined;
 }
 
+/**
+ * PREVIOUS_KEYS of the file, reading only as much of it as they need: our layout writes them before the task list,
+ * so a 40k-repeat summary costs its first few hundred KB. While the file is not read to its end, the bytes up to
+ * the last newline are tried (a value is never cut in the middle of a number that way), at doubling sizes (linear
+ * time whatever the layout); only an error with the whole file read is an error.
+ */
+async function pickHead(fs: FsPort, path: string): Promise<Record<string, unknown>> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let nextTry = 256 << 10;
+  const joined = () => {
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const p of parts) { all.set(p, at); at += p.length; }
+    parts.length = 0;
+    parts.push(all);
+    return all;
+  };
+  for await (const part of fs.readChunks(path, 256 << 10)) {
+    parts.push(part.slice());
+    size += part.length;
+    if (size < nextTry) continue;
+    nextTry = size * 2;
+    const head = joined();
+    const cut = head.lastIndexOf(10);
+    if (cut <= 0) continue;
+    try { return PREVIOUS_KEYS.pick(head.subarray(0, cut), true); } catch { /* not enough yet (or broken: told at the end) */ }
+  }
+  return PREVIOUS_KEYS.pick(joined(), true);
+}
+
 /** The identity a previous summary holds (lenient: summaries other tools wrote are read too); undefined when none. */
 export async function readPreviousSummary(fs: FsPort, summaryPath: string, problems: Problem[]): Promise<PreviousSummary | undefined> {
   const st = await fs.stat(summaryPath);
   if (!st || st.type !== 'file') return undefined;
   let doc: unknown;
   // Only the identity keys are taken: the (possibly large) task list is skipped without being parsed.
-  try { doc = PREVIOUS_KEYS.pick(await fs.readFile(summaryPath), true); } catch (e) {
+  try { doc = await pickHead(fs, summaryPath); } catch (e) {
     problems.push({ file: summaryPath, severity: 'warning', code: 'previous-summary-unreadable',
       message: `the previous summary does not parse (${(e as Error).message}): its identity is not kept` });
     return undefined;

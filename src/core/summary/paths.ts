@@ -149,9 +149,21 @@ export class PathRelator {
   /** rel() without waiting, when the path's folder was resolved before; undefined otherwise. */
   relSync(p: string): string | undefined {
     const parent = dirname(p);
-    const r = this.resolved.get(parent);
-    return r === undefined ? undefined : relativePath(this.summaryDir, joinPath(r, basename(p)));
+    let relParent = this.relParents.get(parent);
+    if (relParent === undefined) {
+      const r = this.resolved.get(parent);
+      if (r === undefined) return undefined;
+      relParent = relativePath(this.summaryDir, r);
+      this.relParents.set(parent, relParent);
+    }
+    // relativePath(summaryDir, resolved parent + '/' + name), without relating every path anew.
+    const name = basename(p);
+    if (!name || name === '.' || name === '..') return relativePath(this.summaryDir, joinPath(this.resolved.get(parent)!, name));
+    return relParent === '.' ? name : relParent.endsWith('/') ? `${relParent}${name}` : `${relParent}/${name}`;
   }
+
+  /** Each resolved folder related to the summary's folder (relSync's cache). */
+  private readonly relParents = new Map<string, string>();
 }
 
 async function resolveExisting(fs: FsPort, dir: string): Promise<string> {

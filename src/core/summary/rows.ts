@@ -4,7 +4,7 @@
 import type { FsPort } from '../fs/port';
 import { jsonlLines } from '../jsonl';
 import type { Problem } from '../model';
-import { KeyPicker } from './scan';
+import { KeyPicker, RawValue } from './scan';
 import { forEachLine } from './lines';
 
 const META = new KeyPicker(['metadata']);
@@ -14,8 +14,10 @@ const RESULT = new KeyPicker([
   '_ng_failure_class', '_ng_failure_stage', '_ng_failure_terminal', '_ng_failure_message',
 ], { responses_create_params: META });
 const TASK_INPUT = new KeyPicker(['responses_create_params', 'task_data', 'turns', 'steps'], { responses_create_params: META });
-const INPUT = new KeyPicker(['task_id', '_ng_task_id', '_ng_task_index', '_ng_rollout_index', 'task_input', 'task_source'],
-  { task_input: TASK_INPUT });
+const INPUT_KEYS = ['task_id', '_ng_task_id', '_ng_task_index', '_ng_rollout_index', 'task_input', 'task_source'];
+const INPUT = new KeyPicker(INPUT_KEYS, { task_input: TASK_INPUT });
+/** INPUT with `task_input` left unparsed: the schedule parses it once per run of equal inputs. */
+const INPUT_RAW = new KeyPicker(INPUT_KEYS, {}, ['task_input']);
 
 export interface InputRecord { digests: Record<string, string>; metadata: Record<string, unknown>[] }
 
@@ -121,16 +123,16 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
       let k = start;
       while (k < end && (buf[k] === 32 || buf[k] === 9 || buf[k] === 13)) k++;
       if (k === end) return;
-      let row: Record<string, unknown>;
       try {
-        row = picker.pickRange(buf, k, end);
+        // A SyntaxError from onRow is the line's too (a value the picker handed back unparsed did not parse).
+        onRow(picker.pickRange(buf, k, end), line);
       } catch (e) {
+        if (!(e instanceof SyntaxError)) throw e;
         add(terminated
           ? { file: path, line, severity: 'error', code: 'parse-error', message: `line ${line} is not a valid JSON object: ${(e as Error).message}` }
           : { file: path, line, severity: 'info', code: 'incomplete-tail', message: `line ${line} is incomplete (no newline yet): the file is probably still being written` });
         return;
       }
-      onRow(row, line);
     }, undefined, ctx.afterChunk);
   } catch (e) {
     if (ctx.signal?.aborted) throw e;
@@ -178,12 +180,22 @@ export async function readSchedule(ctx: ScanContext, path: string, sel: Selectio
   let source: string | null = null;
   // The repeats of a task carry the same input: one shared record per distinct input (memory for 40k repeats).
   const interned = new Map<string, { key: string; input: InputRecord }>();
-  await scanFile(ctx, path, INPUT, (row, line) => {
+  // The repeats of a task are usually written one after another with the same bytes: then the row before's input
+  // is taken as is, without parsing `task_input` again.
+  let last: { taskId: string; bytes: Uint8Array; input: InputRecord } | undefined;
+  await scanFile(ctx, path, INPUT_RAW, (row, line) => {
     const id = identity(ctx, path, line, row, 'task_id');
     if (!id) return;
     source ??= str(row.task_source);
+    const raw = row.task_input instanceof RawValue ? row.task_input : undefined;
+    if (raw && last && last.taskId === id.taskId && raw.equals(last.bytes)) {
+      sel.repeat(id.taskId, id.taskIndex, id.repeat, id.taskset, true)!.input = last.input;
+      return;
+    }
+    // Parsed before the repeat is selected: a task_input that does not parse leaves the line out (its error).
+    const input = inputOf(raw?.parse(TASK_INPUT));
     const r = sel.repeat(id.taskId, id.taskIndex, id.repeat, id.taskset, true)!;
-    const input = inputOf(row.task_input);
+    if (raw) last = { taskId: id.taskId, bytes: raw.copy(), input };
     const key = JSON.stringify(input);
     const prev = interned.get(id.taskId);
     if (prev && prev.key === key) r.input = prev.input;

@@ -75,10 +75,34 @@ export const asBuffer = (b: Uint8Array): Uint8Array =>
 
 /**
  * JSON.parse of one picked value. With Node's Buffer the bytes are decoded by Buffer#toString (a direct native
- * call, cheaper than TextDecoder#decode for the half a million short values of a 40k-row file).
+ * call, cheaper than TextDecoder#decode for the half a million short values of a 40k-row file). Hand-written fast
+ * paths for small strings and integers were measured slower than this native pair and are not used.
  */
 function parseValue(buf: Uint8Array, start: number, end: number): unknown {
   return JSON.parse(NodeBuffer && NodeBuffer.isBuffer(buf) ? buf.toString('utf8', start, end) : decoder.decode(buf.subarray(start, end)));
+}
+
+/** A value's bytes, valid only while the line is (the chunk's buffer is reused). */
+export class RawValue {
+  constructor(readonly buf: Uint8Array, readonly start: number, readonly end: number) {}
+
+  /** Whether the bytes equal `other`'s. */
+  equals(other: Uint8Array): boolean {
+    const n = this.end - this.start;
+    if (other.length !== n) return false;
+    for (let k = 0; k < n; k++) if (this.buf[this.start + k] !== other[k]) return false;
+    return true;
+  }
+
+  /** A copy of the bytes (kept beyond the line). */
+  copy(): Uint8Array {
+    return this.buf.slice(this.start, this.end);
+  }
+
+  /** The value: an object picked by `picker`, anything else parsed. */
+  parse(picker?: KeyPicker): unknown {
+    return picker && this.buf[this.start] === LBRACE ? picker.pickRange(this.buf, this.start, this.end) : parseValue(this.buf, this.start, this.end);
+  }
 }
 
 export class KeyPicker {
@@ -87,7 +111,9 @@ export class KeyPicker {
    * `nested` maps a wanted key to a picker for its sub-keys: an object value is then picked, not parsed whole (so
    * `responses_create_params.input` is skipped while its `metadata` is taken).
    */
-  constructor(readonly names: readonly string[], private readonly nested: Record<string, KeyPicker> = {}) {
+  constructor(readonly names: readonly string[], private readonly nested: Record<string, KeyPicker> = {},
+    /** Wanted keys whose value is handed back unparsed, as a RawValue (the caller decides whether to parse it). */
+    private readonly raw: readonly string[] = []) {
     const enc = new TextEncoder();
     this.keys = names.map((n) => enc.encode(n));
     this.keys.forEach((k, i) => { (this.byLength[k.length] ??= []).push(i); });
@@ -134,7 +160,8 @@ export class KeyPicker {
       if (idx >= 0) {
         const name = this.names[idx];
         const sub = Object.prototype.hasOwnProperty.call(this.nested, name) ? this.nested[name] : undefined;
-        out[name] = sub && buf[vStart] === LBRACE ? sub.pickRange(buf, vStart, i) : parseValue(buf, vStart, i);
+        if (this.raw.length && this.raw.includes(name)) out[name] = new RawValue(buf, vStart, i);
+        else out[name] = sub && buf[vStart] === LBRACE ? sub.pickRange(buf, vStart, i) : parseValue(buf, vStart, i);
         if (stopWhenFound && ++found === this.keys.length) return out;
       }
       i = skipWs(buf, i, end);

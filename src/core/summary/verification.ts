@@ -60,7 +60,8 @@ export function rootFromLogDirs(dirs: Iterable<string>): string | null {
 
 /** `name` inside the folder `logs` (a relative path, or absolute when the folder has no relative form). */
 function joinRel(logs: string, name: string): string {
-  return logs === '.' ? name : `${logs.replace(/\/+$/, '')}/${name}`;
+  if (logs === '.') return name;
+  return logs.charCodeAt(logs.length - 1) === 47 ? `${logs.replace(/\/+$/, '')}/${name}` : `${logs}/${name}`;
 }
 
 /** A folder's entries; undefined when no folder is there. */

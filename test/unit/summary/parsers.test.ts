@@ -23,7 +23,9 @@ test('KeyPicker: nested picks, escapes in skipped strings, and errors on what is
   const p = new KeyPicker(['k', 'rcp'], { rcp: new KeyPicker(['metadata']) });
   const line = '{"big": "a \\"quoted\\" \\\\ } ] { [ string\\\\", "rcp": {"input": [{"c": "}}"}], "metadata": {"t": "1"}}, "k": 2}';
   assert.deepEqual(p.pick(enc.encode(line)), { rcp: { metadata: { t: '1' } }, k: 2 });
-  for (const bad of ['', '[1]', '{"k": 1', '{"k": 1} x', '{"k" 1}', '{"k": "unterminated}', 'null']) {
+  for (const bad of ['', '[1]', '{"k": 1', '{"k": 1} x', '{"k" 1}', '{"k": "unterminated}', 'null',
+    // wanted values JSON.parse rejects, whatever fast path reads them
+    '{"k": nul}', '{"k": 01}', '{"k": 1.}', '{"k": truex}', '{"k": "a\u0001b"}', '{"k": "tab\there"}', '{"k": 9007199254740993x}']) {
     assert.throws(() => p.pick(enc.encode(bad)), SyntaxError, bad);
   }
 });
