@@ -45,8 +45,10 @@ const REWARD_LINE = /^(\s*"reward": )(-?\d+(?:\.\d+)?(?:e[+-]\d+)?)(,?)$/gm;
 const fixRewards = (text: string) =>
   text.replace(REWARD_LINE, (_m, head: string, num: string, comma: string) => `${head}${pyFloat(Number(num))}${comma}`);
 
+const TASKS_PER_PIECE = 8;
+
 /**
- * The document's text in pieces: the head (every key but `tasks`), then one piece per task, then the tail. Each
+ * The document's text in pieces: the head (every key but `tasks`), then one piece per 8 tasks, then the tail. Each
  * piece is JSON.stringify's (native, fast) with the rewards rewritten, so a 40k-repeat document never needs one
  * giant intermediate string. `tasks` is written last; keys unknown to the layout come before it.
  */
@@ -60,9 +62,14 @@ function* pieces(doc: RunSummaryDocument): Generator<string> {
   const open = head === '{}' ? '{\n' : `${head.slice(0, -2)},\n`;
   if (!tasks.length) { yield `${open}  "tasks": []\n}\n`; return; }
   yield `${open}  "tasks": [\n`;
-  for (let i = 0; i < tasks.length; i++) {
-    const text = `    ${JSON.stringify(orderTask(tasks[i]), null, 2).replace(/\n/g, '\n    ')}`;
-    yield `${fixRewards(text)}${i < tasks.length - 1 ? ',\n' : '\n'}`;
+  // Tasks in batches, each stringified as `[[…batch]]`: the inner array's items come out indented by four spaces,
+  // exactly where the document puts them, so the text is not re-indented (no replace over every newline); the
+  // wrapper's lines are cut off. Eight tasks a piece measured fastest (larger arrays stringify slower per task).
+  for (let i = 0; i < tasks.length; i += TASKS_PER_PIECE) {
+    const batch = tasks.slice(i, i + TASKS_PER_PIECE).map((t) => (t === undefined ? null : orderTask(t)));
+    // "[\n  [\n" … "\n  ]\n]"
+    const body = JSON.stringify([batch], null, 2).slice(6, -6);
+    yield `${fixRewards(body)}${i + TASKS_PER_PIECE < tasks.length ? ',\n' : '\n'}`;
   }
   yield '  ]\n}\n';
 }
@@ -73,7 +80,7 @@ export function serializeSummary(doc: RunSummaryDocument): string {
 
 /**
  * The UTF-8 bytes of serializeSummary(doc), built piece by piece (what the writer writes; the async form gives the
- * event loop a turn every `yieldEvery` tasks, so the extension host is never blocked for long). The pieces are
+ * event loop a turn every `yieldEvery` pieces (8 tasks each), so the extension host is never blocked for long). The pieces are
  * encoded into one buffer sized from the first task (the tasks are alike), grown when short: a 40k-repeat document
  * costs about its own size once, not a list of pieces plus their concatenation.
  */
@@ -83,7 +90,7 @@ export function serializeSummaryBytes(doc: RunSummaryDocument): Uint8Array {
   return sink.bytes();
 }
 
-export async function serializeSummaryBytesAsync(doc: RunSummaryDocument, yieldEvery = 2000, signal?: AbortSignal): Promise<Uint8Array> {
+export async function serializeSummaryBytesAsync(doc: RunSummaryDocument, yieldEvery = 250, signal?: AbortSignal): Promise<Uint8Array> {
   const sink = new ByteSink(doc.tasks?.length ?? 0);
   let n = 0;
   for (const p of pieces(doc)) {
@@ -114,7 +121,8 @@ class ByteSink {
       this.reserve(Math.max(Math.ceil(this.buf.length * 1.5), this.used + text.length * 3 + 4096));
     }
     // Node's Buffer#write is a direct native call (TextEncoder#encodeInto costs a view per call and is slower).
-    if (NodeBuffer && NodeBuffer.isBuffer(this.buf)) this.used += this.buf.write(text, this.used, 'utf8');
+    // With its length given (the most the piece can take): Buffer#write without one costs in proportion to the room left.
+    if (NodeBuffer && NodeBuffer.isBuffer(this.buf)) this.used += this.buf.write(text, this.used, text.length * 3, 'utf8');
     else this.used += this.enc.encodeInto(text, this.buf.subarray(this.used)).written;
   }
 
