@@ -1,6 +1,7 @@
 // FsPort on `vscode.workspace.fs`, so the core reads runs wherever the workspace lives (Remote-SSH, code-server).
-// workspace.fs has no streaming: for `file:` paths readChunks, writeFileAtomic and realpathDirs use Node
-// (the extension runs on the workspace side: extensionKind "workspace"), keeping memory constant on 1 GB files.
+// workspace.fs has no streaming: for `file:` paths readChunks, openSequential, listDirs, writeFileAtomic and
+// realpathDirs use Node (the extension runs on the workspace side: extensionKind "workspace"), keeping memory
+// constant on 1 GB files and listing a run's verifier folders on a worker thread, off the extension host's thread.
 import * as vscode from 'vscode';
 import type { EntryType, FileStat, FsPort } from './core/fs/port';
 import { NodeFs } from './core/fs/nodeFs';
@@ -14,8 +15,17 @@ function typeOf(t: vscode.FileType): EntryType {
 export class VscodeFs implements FsPort {
   private readonly node = new NodeFs();
 
+  /** Present for `file:` paths only (FsPort's optional fast paths; other schemes go through workspace.fs). */
+  readonly openSequential?: FsPort['openSequential'];
+  readonly listDirs?: FsPort['listDirs'];
+
   /** `scheme` is the workspace folders' URI scheme ('file' locally and over remotes). */
-  constructor(private readonly scheme = 'file') {}
+  constructor(private readonly scheme = 'file') {
+    if (scheme === 'file') {
+      this.openSequential = (p) => this.node.openSequential(p);
+      this.listDirs = (paths) => this.node.listDirs(paths);
+    }
+  }
 
   private uri(p: string): vscode.Uri {
     return this.scheme === 'file' ? vscode.Uri.file(p) : vscode.Uri.from({ scheme: this.scheme, path: p });

@@ -1,0 +1,101 @@
+// The writer's fast file paths (FsPort.openSequential and FsPort.listDirs on Node) give exactly what the plain
+// FsPort methods give: the same lines at any chunk size, the same folder listings, the same summary bytes.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { FsPort } from '../../../src/core/fs/port';
+import { NodeFs } from '../../../src/core/fs/nodeFs';
+import { forEachLine } from '../../../src/core/summary/lines';
+import { buildRunSummary, serializeSummary } from '../../../src/core/summary';
+import { generateNemoRun, nemoEveryCase, nemoLarge } from '../../../scripts/sample-runs/nemoGym';
+import { posix, tmpDir } from './helpers';
+
+/** The same Node file access with only FsPort's required methods (what a backend without the fast paths offers). */
+function plain(node: NodeFs): FsPort {
+  return {
+    stat: (p) => node.stat(p), readFile: (p) => node.readFile(p), readDir: (p) => node.readDir(p),
+    readChunks: (p, n) => node.readChunks(p, n), mkdirp: (p) => node.mkdirp(p),
+    writeFileAtomic: (p, d) => node.writeFileAtomic(p, d), realpathDirs: (p) => node.realpathDirs(p),
+  };
+}
+
+async function lines(port: FsPort, file: string, chunk: number): Promise<[string, number, boolean][]> {
+  const out: [string, number, boolean][] = [];
+  await forEachLine(port, file, (buf, start, end, line, terminated) => {
+    out.push([Buffer.from(buf.subarray(start, end)).toString('utf8'), line, terminated]);
+  }, chunk);
+  return out;
+}
+
+test('forEachLine: reused buffers give the lines a fresh buffer per chunk gives, at any chunk size', async () => {
+  const dir = tmpDir('lines');
+  const long = 'x'.repeat(5000);
+  const cases = {
+    'plain.jsonl': 'a\nbb\n\nccc\n',
+    'crlf.jsonl': '{"k": 1}\r\n{"k": "é→"}\r\n',
+    'no-newline.jsonl': 'first\nlast line without newline',
+    'long.jsonl': `${long}\nshort\n${long}é${long}\n`,
+    'empty.jsonl': '',
+  };
+  const node = new NodeFs();
+  assert.ok(node.openSequential, 'NodeFs reads into reused buffers');
+  for (const [name, text] of Object.entries(cases)) {
+    const file = posix(path.join(dir, name));
+    fs.writeFileSync(file, text);
+    const want = text.split('\n').map((l) => l.replace(/\r$/, ''));
+    const expected: [string, number, boolean][] = want.map((l, i) => [l, i + 1, i < want.length - 1]);
+    if (expected.length && expected[expected.length - 1][0] === '') expected.pop();
+    for (const chunk of [1, 2, 3, 7, 64, 4096, 1 << 20]) {
+      assert.deepEqual(await lines(node, file, chunk), expected, `${name} at chunk ${chunk} (reused buffers)`);
+      assert.deepEqual(await lines(plain(node), file, chunk), expected, `${name} at chunk ${chunk} (fresh buffers)`);
+    }
+  }
+});
+
+test('NodeFs.listDirs (worker thread) answers as readDir + stat do, in order, across batches', async () => {
+  const dir = tmpDir('list');
+  const node = new NodeFs();
+  fs.mkdirSync(path.join(dir, 'full', 'artifacts'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'full', 'test-stdout.txt'), 'ok');
+  fs.writeFileSync(path.join(dir, 'full', 'reward.json'), '{}');
+  fs.symlinkSync(path.join(dir, 'full', 'artifacts'), path.join(dir, 'full', 'link-to-dir'));
+  fs.symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'full', 'broken-link'));
+  fs.mkdirSync(path.join(dir, 'empty'));
+  fs.writeFileSync(path.join(dir, 'a-file'), 'x');
+  const many: string[] = [];
+  for (let i = 0; i < 600; i++) {
+    const d = path.join(dir, 'many', `d${i}`);
+    fs.mkdirSync(d, { recursive: true });
+    if (i % 3 === 0) fs.writeFileSync(path.join(d, `f${i}`), '');
+    many.push(posix(d));
+  }
+  const paths = ['full', 'empty', 'a-file', 'gone'].map((n) => posix(path.join(dir, n))).concat(many);
+  const got = await node.listDirs(paths);
+  const sorted = (l: [string, string][] | undefined) => l && [...l].sort((a, b) => a[0].localeCompare(b[0]));
+  assert.deepEqual(sorted(got[0]), [
+    ['artifacts', 'dir'], ['broken-link', 'other'], ['link-to-dir', 'dir'], ['reward.json', 'file'], ['test-stdout.txt', 'file'],
+  ]);
+  assert.deepEqual(got[1], []);
+  assert.equal(got[2], undefined, 'a file is not a folder');
+  assert.equal(got[3], undefined, 'nothing there');
+  for (let i = 0; i < paths.length; i++) {
+    const list = await node.readDir(paths[i]);
+    const want = list.length ? list : (await node.stat(paths[i]))?.type === 'dir' ? [] : undefined;
+    assert.deepEqual(sorted(got[i]), sorted(want), paths[i]);
+  }
+});
+
+test('the summary is byte for byte the same with and without the fast file paths', async () => {
+  for (const [label, spec] of [['every-case', nemoEveryCase()], ['large', nemoLarge(300, 3, 2000)]] as const) {
+    const dir = path.join(tmpDir(label), 'results', 'harbor', spec.taskset);
+    const run = await generateNemoRun(dir, spec);
+    const opts = { skipped: run.skipped, unvalidated: run.unvalidated };
+    const node = new NodeFs();
+    const fast = await buildRunSummary(node, posix(run.rolloutsPath), opts);
+    const slow = await buildRunSummary(plain(node), posix(run.rolloutsPath), opts);
+    assert.equal(serializeSummary(fast.document), serializeSummary(slow.document), label);
+    assert.deepEqual(fast.problems, slow.problems, label);
+    assert.ok(fast.document.tasks.length > 0, label);
+  }
+});
