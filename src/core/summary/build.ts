@@ -5,6 +5,7 @@ import type {
   Outcome, RunSummaryDocument, RunSummaryInput, RunSummaryRepeat, RunSummaryTask,
 } from '../schemas/runSummary';
 import { RUN_SUMMARY_SCHEMA_VERSION } from './layout';
+import { now, SLICE_MS, yieldTurn } from '../turn';
 import { collectFiles } from './files';
 import { readManifestDataset, readPreviousSummary, readRunConfig } from './identity';
 import { dirname, joinPath, normalizePath, PathRelator, relativePath, runSummaryPathFor } from './paths';
@@ -233,8 +234,14 @@ async function buildTasks(fs: FsPort, rel: PathRelator, root: MovedRoot, sel: Se
   // per repeat once their parent folder is located. The others (gone, or in a moved results folder) are located now
   // that the results root is known, in windows, not 40k promises at once (memory).
   const slow: typeof jobs = [];
+  let sliceStart = now();
   for (let i = 0; i < withFolder.length; i++) {
-    if ((i & 1023) === 0) throwIfAborted(signal);
+    if ((i & 255) === 255 && now() - sliceStart > SLICE_MS) {
+      // A turn for the event loop (the extension host) when the repeats are all taken without waiting.
+      await yieldTurn();
+      sliceStart = now();
+      throwIfAborted(signal);
+    }
     const j = withFolder[i];
     const logsDir = j.rec.result!.logsDir!;
     const found = prefetch.takeNow(logsDir) ?? await prefetch.take(logsDir);

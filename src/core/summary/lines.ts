@@ -4,6 +4,7 @@
 // has openSequential the same two buffers are reused for the whole file).
 import type { FsPort } from '../fs/port';
 import { asBuffer } from './scan';
+import { now, SLICE_MS, yieldTurn } from '../turn';
 
 export const CHUNK_SIZE = 4 << 20;
 
@@ -21,8 +22,11 @@ export async function forEachLine(fs: FsPort, path: string,
     line++;
     onLine(buf, start, end > start && buf[end - 1] === 13 ? end - 1 : end, line, terminated);
   };
+  // The event loop gets a turn whenever the lines took more than SLICE_MS (a 4 MiB chunk of small rows is 10k
+  // lines; a fast disk never makes the loop wait, so without this a whole file would be one long task).
+  let sliceStart = now();
   // One chunk's lines; a line split across chunks is assembled in a copy (the chunk's buffer is reused).
-  const scan = (raw: Uint8Array) => {
+  const scan = async (raw: Uint8Array) => {
     // Lines are handed out as ranges of the chunk (no view per line); a Node Buffer's indexOf is memchr, fast over
     // 25 KB lines and over a transcript's many quotes.
     const chunk = asBuffer(raw);
@@ -41,11 +45,12 @@ export async function forEachLine(fs: FsPort, path: string,
       emit(joined, 0, joined.length, true);
       start = nl + 1;
     }
-    for (;;) {
+    for (let k = 1; ; k++) {
       const nl = chunk.indexOf(10, start);
       if (nl < 0) break;
       emit(chunk, start, nl, true);
       start = nl + 1;
+      if ((k & 31) === 0 && now() - sliceStart > SLICE_MS) { await yieldTurn(); sliceStart = now(); }
     }
     // A copy: the carried part outlives the chunk's buffer.
     if (start < chunk.length) { carry = allocate(chunk.length - start); carry.set(chunk.subarray(start)); }
@@ -62,7 +67,7 @@ type OpenSequential = NonNullable<FsPort['openSequential']>;
  * Two buffers in turn: the next chunk is read into one while the other is scanned (read-ahead overlaps the disk
  * with the CPU); no buffer is allocated per chunk. Lines handed out are views valid only during `onLine`.
  */
-async function readReusing(open: OpenSequential, path: string, chunkSize: number, scan: (chunk: Uint8Array) => void,
+async function readReusing(open: OpenSequential, path: string, chunkSize: number, scan: (chunk: Uint8Array) => Promise<void>,
   afterChunk?: () => Promise<void> | undefined): Promise<void> {
   const file = await open(path);
   const bufs = [allocate(chunkSize), allocate(chunkSize)];
@@ -77,7 +82,7 @@ async function readReusing(open: OpenSequential, path: string, chunkSize: number
       const cur = bufs[turn];
       turn ^= 1;
       pending = file.read(bufs[turn]);
-      scan(n === cur.length ? cur : cur.subarray(0, n));
+      await scan(n === cur.length ? cur : cur.subarray(0, n));
       const wait = afterChunk?.();
       if (wait) await wait;
     }
@@ -94,7 +99,7 @@ function allocate(n: number): Uint8Array {
 }
 
 /** Backends without openSequential: a chunk per read, the next one requested before the current one is scanned. */
-async function readFresh(fs: FsPort, path: string, chunkSize: number, scan: (chunk: Uint8Array) => void,
+async function readFresh(fs: FsPort, path: string, chunkSize: number, scan: (chunk: Uint8Array) => Promise<void>,
   afterChunk?: () => Promise<void> | undefined): Promise<void> {
   const it = fs.readChunks(path, chunkSize)[Symbol.asyncIterator]();
   try {
@@ -104,7 +109,7 @@ async function readFresh(fs: FsPort, path: string, chunkSize: number, scan: (chu
       if (r.done) break;
       // Read-ahead relies on a yielded chunk staying valid after the next request (the FsPort contract).
       next = it.next();
-      scan(r.value);
+      await scan(r.value);
       const wait = afterChunk?.();
       if (wait) await wait;
     }

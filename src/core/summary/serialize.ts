@@ -4,6 +4,7 @@
 // both write exactly serializeSummary(document).
 import type { RunSummaryDocument } from '../schemas/runSummary';
 import { FILE_KEYS, REPEAT_KEYS, TOP_KEYS } from './layout';
+import { now, SLICE_MS, yieldTurn } from '../turn';
 
 const DATASET_KEYS = ['source', 'name', 'version', 'folder', 'digests'];
 const TASK_KEYS = ['task_id', 'task_index', 'repeats'];
@@ -80,7 +81,7 @@ export function serializeSummary(doc: RunSummaryDocument): string {
 
 /**
  * The UTF-8 bytes of serializeSummary(doc), built piece by piece (what the writer writes; the async form gives the
- * event loop a turn every `yieldEvery` pieces (8 tasks each), so the extension host is never blocked for long). The pieces are
+ * event loop a turn whenever a slice of `sliceMs` has passed, so the extension host is never blocked for long). The pieces are
  * encoded into one buffer sized from the first task (the tasks are alike), grown when short: a 40k-repeat document
  * costs about its own size once, not a list of pieces plus their concatenation.
  */
@@ -90,14 +91,15 @@ export function serializeSummaryBytes(doc: RunSummaryDocument): Uint8Array {
   return sink.bytes();
 }
 
-export async function serializeSummaryBytesAsync(doc: RunSummaryDocument, yieldEvery = 250, signal?: AbortSignal): Promise<Uint8Array> {
+export async function serializeSummaryBytesAsync(doc: RunSummaryDocument, sliceMs = SLICE_MS, signal?: AbortSignal): Promise<Uint8Array> {
   const sink = new ByteSink(doc.tasks?.length ?? 0);
-  let n = 0;
+  let start = now();
   for (const p of pieces(doc)) {
     sink.push(p);
-    if (++n % yieldEvery === 0) {
-      await new Promise((r) => setTimeout(r, 0));
+    if (now() - start > sliceMs) {
+      await yieldTurn();
       if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
+      start = now();
     }
   }
   return sink.bytes();

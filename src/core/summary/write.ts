@@ -64,7 +64,7 @@ export async function writeRunSummary(fs: RemovableFs, rolloutsPath: string, opt
     const built = await buildRunSummary(fs, rolloutsPath, opts);
     problems.push(...built.problems);
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('cancelled');
-    const bytes = await serializeSummaryBytesAsync(built.document, 250, opts.signal);
+    const bytes = await serializeSummaryBytesAsync(built.document, undefined, opts.signal);
     await fs.mkdirp(dirname(path));
     try {
       for (const p of await cleanStaleTemps(fs, path, opts.isWriterAlive)) {
