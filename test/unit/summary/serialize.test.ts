@@ -13,11 +13,10 @@ const INPUT_KEYS_FOR_TEST = ['digests', 'metadata'];
 import type { RunSummaryDocument } from '../../../src/core/schemas/runSummary';
 import { KeyPicker } from '../../../src/core/summary/scan';
 
+/** Layout keys first in layout order, the others after them as they came (a stable sort by rank); undefined left out. */
 function ordered(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of keys) if (Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined) out[k] = o[k];
-  for (const k of Object.keys(o)) if (!(k in out) && o[k] !== undefined) out[k] = o[k];
-  return out;
+  const rank = (k: string) => { const i = keys.indexOf(k); return i < 0 ? keys.length : i; };
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).sort((a, b) => rank(a[0]) - rank(b[0])));
 }
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
