@@ -202,6 +202,11 @@ export interface Run {
   rolloutsPath?: string;
   /** NeMo Gym: true when the model was built from the rollouts because no summary file exists yet. */
   summaryIsVirtual?: boolean;
+  /**
+   * NeMo Gym: the rollouts or failures file was modified after the summary was written, so rows added since are not
+   * in it (Write Run Summary brings it up to date).
+   */
+  summaryOutdated?: boolean;
   /** Viewer data training runs: per-step metrics summary. */
   training?: { steps: number; last?: Record<string, number | null> };
   /** Aggregates the source recorded itself (viewer summary.json, Harbor JobStats), for cross-checking. */

@@ -80,6 +80,7 @@ export function runDescription(run: Run): string {
   if (run.state === 'running') parts.push('running');
   else if (run.state === 'incomplete') parts.push('incomplete');
   if (run.summaryIsVirtual) parts.push('no summary');
+  else if (run.summaryOutdated) parts.push('summary out of date');
   return parts.join(' · ');
 }
 

@@ -83,7 +83,7 @@ function runTooltip(run: Run): string {
     line('Finished', run.finishedAt ?? undefined),
     line('Problems', run.problems.length ? String(run.problems.length) : undefined),
     line('Folder', code(run.root)),
-    line('Summary', run.summaryPath ? `${code(run.summaryPath)}${run.summaryIsVirtual ? ' (not written yet)' : ''}` : undefined),
+    line('Summary', run.summaryPath ? `${code(run.summaryPath)}${run.summaryIsVirtual ? ' (not written yet)' : run.summaryOutdated ? ' (older than the rows: Write Run Summary to update)' : ''}` : undefined),
   ]);
 }
 

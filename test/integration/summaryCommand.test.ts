@@ -48,6 +48,38 @@ suite('write run summary command', () => {
     if (hasDriver()) await screenshot('summary-command-revealed');
   });
 
+  test('rows appended after the summary: the run says its summary is out of date; the quick fix brings it up to date', async () => {
+    const rollouts = path.join(workspaceRoot(), 'nemo-gym', 'tb-smoke', 'smoke.jsonl');
+    const summary = path.join(path.dirname(rollouts), 'smoke_run_summary.json');
+    assert.ok(fs.existsSync(summary), 'written by the test before');
+    // A row appended (the same row again: a retry of that repeat) a minute after the summary was written.
+    const minuteAgo = Date.now() / 1000 - 60;
+    fs.utimesSync(summary, minuteAgo, minuteAgo);
+    const first = fs.readFileSync(rollouts, 'utf8').split('\n')[0];
+    fs.appendFileSync(rollouts, `${first}\n`);
+    const uri = vscode.Uri.file(summary);
+    const diag = await until(async () => {
+      await a.whenIdle();
+      return vscode.languages.getDiagnostics(uri).find((d) => d.source === 'harbor-runs' && d.code === 'summary-outdated');
+    }, { message: 'a summary-outdated diagnostic on the summary', timeout: 15_000 });
+    assert.equal(diag.severity, vscode.DiagnosticSeverity.Warning);
+    assert.equal((await vscode.workspace.openTextDocument(uri)).getText(diag.range), '"smoke.jsonl"', 'at files.rollouts');
+    const node = (await runNodes(a)).find((n) => n.kind === 'run' && n.run.anchor === summary);
+    assert.ok(node);
+    assert.match(String(a.getTreeItem(node).description), /summary out of date/);
+
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range);
+    const fix = actions.find((x) => x.command?.command === 'harborRuns.writeRunSummary');
+    assert.ok(fix?.command, 'the quick fix rewrites the summary');
+    const result = await vscode.commands.executeCommand<WriteResult>(fix.command.command, ...(fix.command.arguments ?? []));
+    assert.equal(result?.error, undefined);
+    await until(async () => {
+      await a.whenIdle();
+      const r = a.store.runForFile(summary);
+      return r && !r.summaryOutdated && !vscode.languages.getDiagnostics(uri).some((d) => d.code === 'summary-outdated');
+    }, { message: 'up to date after the rewrite', timeout: 15_000 });
+  });
+
   test('a missing rollouts file is reported, not thrown', async () => {
     const missing = path.join(workspaceRoot(), 'nemo-gym', 'nowhere', 'none.jsonl');
     const result = await vscode.commands.executeCommand<WriteResult>('harborRuns.writeRunSummary', vscode.Uri.file(missing));

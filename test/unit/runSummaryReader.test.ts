@@ -284,3 +284,33 @@ test('conformance: the shared NeMo Gym sample summary reads as its README descri
   assert.deepEqual(run.skipped.map((s) => s.taskId), ['broken-task']);
   assert.deepEqual(run.problems.map((p) => p.code), ['missing-path']);
 });
+
+test('rows written after the summary: the summary is flagged out of date at the files entry, not for a few seconds of skew', async () => {
+  const { dir, summary } = makeRun();
+  const t = 1787400000;
+  const at = (f: string, s: number) => fs.utimesSync(f, s, s);
+  at(summary, t);
+  at(`${dir}/rollouts.jsonl`, t + 1);
+  at(`${dir}/rollouts_failures.jsonl`, t - 50);
+  let run = await readRunSummary(nfs, summary);
+  assert.equal(run.summaryOutdated, undefined, 'a second of skew (a checkout, a copy) is not "written after"');
+  assert.equal(run.problems.filter((p) => p.code === 'summary-outdated').length, 0);
+
+  at(`${dir}/rollouts.jsonl`, t + 60);
+  at(`${dir}/rollouts_failures.jsonl`, t + 30);
+  run = await readRunSummary(nfs, summary);
+  assert.equal(run.summaryOutdated, true);
+  const outdated = run.problems.filter((p) => p.code === 'summary-outdated');
+  assert.deepEqual(outdated.map((p) => [p.file, p.jsonPath, p.severity]), [
+    [summary, ['files', 'rollouts'], 'warning'], [summary, ['files', 'failures'], 'warning']]);
+  assert.match(outdated[0].message, /rollouts\.jsonl changed after this summary was written/);
+  assert.ok(outdated[0].line && outdated[0].line > 1, 'placed at its line in the summary');
+});
+
+test('a rollouts file read without a summary is never "out of date"', async () => {
+  const { dir } = makeRun();
+  fs.rmSync(`${dir}/rollouts_run_summary.json`);
+  const run = await readNemoRollouts(nfs, `${dir}/rollouts.jsonl`);
+  assert.equal(run.summaryIsVirtual, true);
+  assert.equal(run.summaryOutdated, undefined);
+});

@@ -106,6 +106,8 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
       `${x.rel} was left by an earlier run under this run's name: its rows are not this run's`));
   }
 
+  const outdated = ctx.virtual ? false : await outdatedBy(fs, doc, ctx.summaryPath, files, problems);
+
   const rolloutsFile = files.find((f) => f.key === 'rollouts' && f.path);
   const rolloutsPath = ctx.rolloutsPath ?? rolloutsFile?.path ?? rolloutsPathForSummary(ctx.summaryPath);
 
@@ -176,7 +178,34 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     id: `nemo-gym:${ctx.anchor}`, kind: 'nemo-gym', root, anchor: ctx.anchor, label: label || stem, identity,
     state: running ? 'running' : 'complete', files, problems, unvalidated, skipped, tasks,
     summaryPath: ctx.summaryPath, rolloutsPath, ...(ctx.virtual ? { summaryIsVirtual: true } : {}),
+    ...(outdated ? { summaryOutdated: true } : {}),
   };
+}
+
+/**
+ * Modification times this far apart count as "written after the summary": a checkout or a copy without -p sets the
+ * files' times within moments of each other in any order, and must not flag every summary.
+ */
+const OUTDATED_AFTER_MS = 2000;
+
+/**
+ * Whether the rollouts or failures file the summary lists changed after the summary was written (a run still
+ * appending, or resumed): one warning per such file at its `files` entry, so the quick fix that rewrites the summary
+ * is offered there.
+ */
+async function outdatedBy(fs: FsPort, doc: JsonDocument, summaryPath: string, files: RunFile[], problems: Problem[]): Promise<boolean> {
+  const own = await fs.stat(summaryPath);
+  if (!own) return false;
+  let outdated = false;
+  for (const f of files) {
+    if ((f.key !== 'rollouts' && f.key !== 'failures') || !f.present || f.stale || !f.path) continue;
+    const st = await fs.stat(f.path);
+    if (!st || st.mtimeMs - own.mtimeMs <= OUTDATED_AFTER_MS) continue;
+    outdated = true;
+    problems.push(problemAt(doc, ['files', f.key], 'warning', 'summary-outdated',
+      `${path.posix.basename(f.path)} changed after this summary was written: rows added since are not in it (Write Run Summary updates it)`));
+  }
+  return outdated;
 }
 
 function taskOf(t: NormTask, attempts: Attempt[]): Task {

@@ -83,6 +83,9 @@ test('descriptions, icons and flags say what happened', () => {
   const runSpec = describeNode(makeRunNode(r));
   assert.equal(runSpec.description, '2/5 passed · 6 attempts');
   assert.equal(runSpec.contextValue, 'run+nemo+rollouts+summary');
+  const outdated = describeNode(makeRunNode({ ...r, summaryOutdated: true }));
+  assert.equal(outdated.description, '2/5 passed · 6 attempts · summary out of date');
+  assert.match(tooltipOf(makeRunNode({ ...r, summaryOutdated: true })) ?? '', /older than the rows: Write Run Summary to update/);
   const tasks = childrenOf(makeRunNode(r), ctx()) as TreeNode[];
   const t2 = childrenOf(tasks[1], ctx()) as TreeNode[];
   const missing = describeNode(t2[1]);
