@@ -11,7 +11,7 @@ import { RunWatchers } from './watchers';
 import { registerCommands } from './commands';
 import { disposeLog, log } from './log';
 import { onSettingsChanged, readSettings } from './settings';
-import { describeFilter, isFilterActive } from './tree/viewState';
+import { describeFilter, isFilterActive, restoreViewState, storeViewState } from './tree/viewState';
 import { countRun } from './core/model';
 import { initRunOverview } from './webviews/runOverviewPanel';
 
@@ -30,6 +30,9 @@ export interface HarborRunsApi {
   whenIdle(): Promise<void>;
 }
 
+/** The workspace memento key of the Runs tree's filter and sort. */
+const VIEW_STATE_KEY = 'harborRuns.viewState';
+
 function workspaceFolders(): StoreFolder[] {
   return (vscode.workspace.workspaceFolders ?? [])
     .filter((f) => f.uri.scheme === 'file')
@@ -45,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): HarborRunsApi {
     log: (level, message) => log()[level](message),
   });
   const provider = new RunsTreeProvider(store, fs);
+  // Filter and sort are the workspace's: restored on activation, saved on every change.
+  provider.setState(restoreViewState(context.workspaceState.get(VIEW_STATE_KEY)));
   const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const diagnostics = new RunDiagnostics(store, fs);
   const watchers = new RunWatchers(store);
@@ -63,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): HarborRunsApi {
       [{ scheme: 'file', pattern: '**/*_run_summary.json' }], new RewriteSummaryActions(store), { providedCodeActionKinds: RewriteSummaryActions.kinds }),
     initRunOverview(context.extensionUri), ...registerCommands({ store, provider, view, fs, diagnostics }),
     provider.onDidChangeState(updateFilterUi),
+    provider.onDidChangeState((st) => { void context.workspaceState.update(VIEW_STATE_KEY, storeViewState(st)); }),
     // Watch only once runs were loaded (the view was shown or a command ran).
     store.onDidChange(() => {
       if (!watching && store.isLoaded) { watching = true; watchers.update(); }

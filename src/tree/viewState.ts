@@ -1,6 +1,6 @@
 // Filter and sort state of the Runs tree, and the pure functions that apply it (vscode-free).
 import type { Attempt, Outcome, Run, Task } from '../core/model';
-import { isPass } from '../core/model';
+import { isPass, OUTCOMES } from '../core/model';
 import { OUTCOME_LABELS, attemptHasProblem } from './outcomeStyle';
 
 export type TaskSort = 'id' | 'reward' | 'failures';
@@ -17,6 +17,31 @@ export interface ViewState {
 
 export function defaultViewState(): ViewState {
   return { outcomes: null, text: '', onlyProblems: false, sort: 'id' };
+}
+
+/** The state as stored in the workspace's memento (plain JSON), so filter and sort survive a reload. */
+export interface StoredViewState { outcomes: Outcome[] | null; text: string; onlyProblems: boolean; sort: TaskSort }
+
+export function storeViewState(s: ViewState): StoredViewState {
+  return { outcomes: s.outcomes ? [...s.outcomes] : null, text: s.text, onlyProblems: s.onlyProblems, sort: s.sort };
+}
+
+const SORTS: readonly TaskSort[] = ['id', 'reward', 'failures'];
+
+/** A stored state read back leniently: what is not understood (an older or damaged entry) falls back to the default. */
+export function restoreViewState(v: unknown): ViewState {
+  const d = defaultViewState();
+  if (!v || typeof v !== 'object') return d;
+  const o = v as Record<string, unknown>;
+  const outcomes = Array.isArray(o.outcomes)
+    ? new Set(o.outcomes.filter((x): x is Outcome => (OUTCOMES as readonly unknown[]).includes(x)))
+    : null;
+  return {
+    outcomes,
+    text: typeof o.text === 'string' ? o.text : d.text,
+    onlyProblems: typeof o.onlyProblems === 'boolean' ? o.onlyProblems : d.onlyProblems,
+    sort: SORTS.includes(o.sort as TaskSort) ? (o.sort as TaskSort) : d.sort,
+  };
 }
 
 export function isFilterActive(s: ViewState): boolean {

@@ -139,3 +139,14 @@ test('JsonLocator places a jsonPath on its exact value, and a missing key on the
   assert.deepEqual(loc.spanOf(['files', 'nope'])?.line, 1);
   assert.equal(new JsonLocator('not json at all').spanOf(['x']), undefined);
 });
+
+test('the filter and sort survive a reload: stored as plain JSON, read back leniently', async () => {
+  const { storeViewState, restoreViewState } = await import('../../../src/tree/viewState');
+  const s = { ...defaultViewState(), outcomes: new Set<Outcome>(['failed', 'infra-error']), text: 'git', onlyProblems: true, sort: 'failures' as const };
+  const stored = JSON.parse(JSON.stringify(storeViewState(s)));
+  assert.deepEqual(restoreViewState(stored), s);
+  assert.deepEqual(restoreViewState(undefined), defaultViewState());
+  assert.deepEqual(restoreViewState('garbage'), defaultViewState());
+  assert.deepEqual(restoreViewState({ outcomes: ['failed', 'no-such-outcome', 3], text: 7, onlyProblems: 'yes', sort: 'size' }),
+    { ...defaultViewState(), outcomes: new Set(['failed']) });
+});
