@@ -13,7 +13,7 @@ import { disposeLog, log } from './log';
 import { onSettingsChanged, readSettings } from './settings';
 import { describeFilter, isFilterActive, restoreViewState, storeViewState } from './tree/viewState';
 import { countRun } from './core/model';
-import { initRunOverview } from './webviews/runOverviewPanel';
+import { initRunOverview, registerOverviewSerializer } from './webviews/runOverviewPanel';
 
 /** What activate() returns: used by the integration tests (test/integration/README.md). */
 export interface HarborRunsApi {
@@ -67,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): HarborRunsApi {
     vscode.languages.registerCodeActionsProvider(
       [{ scheme: 'file', pattern: '**/*_run_summary.json' }], new RewriteSummaryActions(store), { providedCodeActionKinds: RewriteSummaryActions.kinds }),
     initRunOverview(context.extensionUri), ...registerCommands({ store, provider, view, fs, diagnostics }),
+    registerOverviewSerializer({ extensionUri: context.extensionUri, store, provider, view }),
     provider.onDidChangeState(updateFilterUi),
     provider.onDidChangeState((st) => { void context.workspaceState.update(VIEW_STATE_KEY, storeViewState(st)); }),
     // Watch only once runs were loaded (the view was shown or a command ran).

@@ -1,7 +1,7 @@
 // The Run Overview webview (browser, bundled as an iife into out/webview/runOverview.js). Handshake: posts `ready`,
 // the host answers `init` with the view model (webview/protocol.ts), re-sent whenever the run is re-read.
 // Everything is built with DOM APIs and textContent: task names, exceptions and problems are untrusted text.
-// Filter state (text, outcome) survives hide / reload through acquireVsCodeApi().getState/setState.
+// Filter state (text, outcome) and the run shown survive hide / reload through acquireVsCodeApi().getState/setState.
 import './lib/zodJitless';
 import { z } from 'zod';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
@@ -21,7 +21,10 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 
-const ViewStateSchema = z.object({ text: z.string().max(1000).catch(''), outcome: z.string().max(40).catch('') });
+// runId: which run this panel shows, so VS Code can restore the panel after a reload (the host's serializer).
+const ViewStateSchema = z.object({
+  text: z.string().max(1000).catch(''), outcome: z.string().max(40).catch(''), runId: z.string().max(4000).optional().catch(undefined),
+});
 type ViewState = z.infer<typeof ViewStateSchema>;
 
 function loadState(): ViewState {
@@ -264,6 +267,7 @@ function applyFilter(): void {
 
 function render(m: OverviewModel): void {
   model = m;
+  if (state.runId !== m.runId) { state = { ...state, runId: m.runId }; vscode.setState(state); }
   const app = document.getElementById('app');
   if (!app) return;
   app.replaceChildren(renderHeader(m), renderSummary(m), renderToolbar(m), renderGrid(m), renderProblems(m));

@@ -37,6 +37,26 @@ export function overviewPanelFor(runId: string): RunOverviewPanel | undefined {
   return panels.get(runId);
 }
 
+function webviewOptions(deps: OverviewDeps): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'out', 'webview')] };
+}
+
+/**
+ * Restores the overviews that were open when the window reloaded: the webview's saved state names the run
+ * (webview/runOverview.ts keeps it); the runs are loaded first so the panel can show it at once.
+ */
+export function registerOverviewSerializer(deps: OverviewDeps): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(OVERVIEW_VIEW_TYPE, {
+    async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+      const runId = state && typeof state === 'object' ? (state as { runId?: unknown }).runId : undefined;
+      if (typeof runId !== 'string' || !runId) { panel.dispose(); return; }
+      await deps.store.ensureLoaded();
+      RunOverviewPanel.revive(deps, panel, runId);
+      log().info(`run overview: restored the panel of ${runId}`);
+    },
+  });
+}
+
 function nonce(): string {
   return crypto.randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
 }
@@ -53,14 +73,25 @@ export class RunOverviewPanel implements vscode.Disposable {
       open.panel.reveal(undefined, false);
       return open;
     }
-    const root = vscode.Uri.joinPath(deps.extensionUri, 'out', 'webview');
     const panel = vscode.window.createWebviewPanel(OVERVIEW_VIEW_TYPE, `Overview: ${run.label}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [root],
-      retainContextWhenHidden: false,
+      ...webviewOptions(deps), retainContextWhenHidden: false,
     });
     const p = new RunOverviewPanel(deps, run.id, panel);
     panels.set(run.id, p);
+    return p;
+  }
+
+  /**
+   * A panel VS Code restored after a reload (the serializer below): it shows `runId` again. A run that is no longer
+   * in the workspace gets the "gone" message from the handshake; a second panel of a run already open is closed.
+   */
+  static revive(deps: OverviewDeps, panel: vscode.WebviewPanel, runId: string): RunOverviewPanel | undefined {
+    if (panels.has(runId)) { panel.dispose(); return undefined; }
+    panel.webview.options = webviewOptions(deps);
+    const p = new RunOverviewPanel(deps, runId, panel);
+    panels.set(runId, p);
+    const run = deps.store.get(runId);
+    if (run) panel.title = `Overview: ${run.label}`;
     return p;
   }
 

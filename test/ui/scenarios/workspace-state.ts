@@ -1,7 +1,16 @@
-// What the workspace remembers across a window reload (last scenario: it reloads the page): the Runs tree's filter.
-// Filter by text "hello" → the view says so and tb-mini lists only hello-world → reload → still filtered → clear.
+// What the workspace remembers across a window reload (last scenario: it reloads the page): the Runs tree's filter
+// and an open Run Overview. Filter by text "hello" → the view says so and tb-mini lists only hello-world; open
+// tb-mini's overview → reload → still filtered, and the overview tab is back with tb-mini's grid → clear, close.
 import { waitForWorkbench } from '../../../.ci/vscode/workbench';
+import { NodeFs } from '../../../src/core/fs/nodeFs';
+import { loadRuns } from '../../../src/core/load';
 import type { Scenario, UiContext } from '../driver';
+
+async function overviewOf(ctx: UiContext, label: string, tasks: number, when: string): Promise<void> {
+  const frame = await ctx.webviewFrame('#grid');
+  await ctx.until(async () => (await frame.locator('h1 .run-label').textContent().catch(() => null)) === label, `${when}: the overview shows ${label}`, 60_000);
+  await ctx.until(async () => (await frame.locator('#grid tbody tr.task-row th.task').count()) === tasks, `${when}: the grid has ${tasks} task rows`);
+}
 
 const MESSAGE = 'Filtered by text "hello"';
 
@@ -19,9 +28,21 @@ export const scenario: Scenario = {
   name: 'workspace-state',
   async run(ctx) {
     const { page } = ctx;
+    const mini = (await loadRuns(new NodeFs(), [ctx.workspace])).find((r) => r.kind === 'nemo-gym' && r.label.startsWith('tb-mini'));
+    if (!mini) throw new Error('examples/ lacks tb-mini');
     await ctx.openHarborView();
     await ctx.until(() => ctx.treeRow(/tb-mini/).isVisible(), 'the tb-mini run is listed', 60_000);
     try {
+      await ctx.runCommand('View: Close All Editors');
+      await ctx.runCommand('Harbor: Open Run Overview');
+      const pick = page.locator('.quick-input-widget input');
+      await pick.waitFor({ state: 'visible', timeout: 10_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'tb-mini' }).first().waitFor({ timeout: 15_000 });
+      await pick.fill('tb-mini');
+      await page.waitForTimeout(300);
+      await page.keyboard.press('Enter');
+      await overviewOf(ctx, mini.label, mini.tasks.length, 'before the reload');
+
       await ctx.runCommand('Harbor: Filter by Text');
       const input = page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
@@ -30,13 +51,17 @@ export const scenario: Scenario = {
       await filteredView(ctx, 'before the reload');
       await ctx.shot('1-filtered');
 
-      await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
+      // As a person does it: the workbench shuts down (saving its state), then loads again.
+      await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 60_000 }), ctx.runCommand('Developer: Reload Window')]);
       await waitForWorkbench(page);
       await filteredView(ctx, 'after the reload');
-      await ctx.shot('2-filtered-after-reload');
+      await overviewOf(ctx, mini.label, mini.tasks.length, 'after the reload');
+      await page.locator('.tabs-container .tab', { hasText: `Overview: ${mini.label}` }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await ctx.shot('2-restored-after-reload');
     } finally {
       await page.keyboard.press('Escape').catch(() => undefined);
       await ctx.runCommand('Harbor: Clear Filter').catch(() => undefined);
+      await ctx.runCommand('View: Close All Editors').catch(() => undefined);
     }
     await ctx.until(async () => !(await page.getByText(MESSAGE, { exact: false }).first().isVisible().catch(() => false)), 'the filter is cleared');
   },
