@@ -50,6 +50,12 @@ export const TaskRowSchema = z.object({
   outcomes: z.array(OutcomeSchema),
 });
 
+export const LeftOutSchema = z.object({
+  taskId: Text,
+  which: z.enum(['skipped', 'unvalidated']),
+  reason: Text,
+});
+
 export const ProblemRowSchema = z.object({
   index: Count,
   file: Text,
@@ -82,6 +88,9 @@ export const OverviewModelSchema = z.object({
   tasksOmitted: Count,
   problems: z.array(ProblemRowSchema),
   problemsOmitted: Count,
+  /** Tasks that have no row at all: they did not load (`skipped`) or had no reference solution (`unvalidated`). */
+  leftOut: z.array(LeftOutSchema).max(1000).default([]),
+  leftOutOmitted: Count.default(0),
 });
 
 export type OverviewModel = z.infer<typeof OverviewModelSchema>;
@@ -89,6 +98,7 @@ export type OverviewCell = z.infer<typeof CellSchema>;
 export type OverviewColumn = z.infer<typeof ColumnSchema>;
 export type OverviewTaskRow = z.infer<typeof TaskRowSchema>;
 export type OverviewProblemRow = z.infer<typeof ProblemRowSchema>;
+export type OverviewLeftOut = z.infer<typeof LeftOutSchema>;
 export type PassAt = z.infer<typeof PassAtSchema>;
 
 /** Host → webview. */

@@ -225,9 +225,10 @@ function renderRow(t: OverviewTaskRow): HTMLTableRowElement {
 function renderProblems(m: OverviewModel): HTMLElement {
   const s = el('section', 'problems');
   const h = el('h2', undefined, 'Problems');
-  h.append(badge(m.problems.length + m.problemsOmitted));
+  // The same count as the Runs tree's "Problems" group: the problems and the tasks left out of the run.
+  h.append(badge(m.problems.length + m.problemsOmitted + m.leftOut.length + m.leftOutOmitted));
   s.append(h);
-  if (m.problems.length === 0) { s.append(el('p', 'empty', 'No problems.')); return s; }
+  if (m.problems.length === 0 && m.leftOut.length === 0) { s.append(el('p', 'empty', 'No problems.')); return s; }
   const ul = el('ul', 'problem-list');
   for (const p of m.problems) {
     const li = el('li');
@@ -240,8 +241,15 @@ function renderProblems(m: OverviewModel): HTMLElement {
     li.append(b);
     ul.append(li);
   }
+  for (const x of m.leftOut) {
+    // Not a file position: a task the run never produced a row for, with the reason it was left out.
+    const li = el('li', `left-out ${x.which}`);
+    li.append(codicon(x.which === 'skipped' ? 'debug-step-over' : 'circle-slash'), el('span', 'loc', x.taskId), el('span', 'msg', `${x.which} · ${x.reason}`));
+    ul.append(li);
+  }
   s.append(ul);
   if (m.problemsOmitted > 0) s.append(el('p', 'note', `${m.problemsOmitted} more problems not shown.`));
+  if (m.leftOutOmitted > 0) s.append(el('p', 'note', `${m.leftOutOmitted} more tasks left out not shown.`));
   return s;
 }
 

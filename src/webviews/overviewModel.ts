@@ -5,7 +5,7 @@ import type { Attempt, Outcome, Run, Task } from '../core/model';
 import { OUTCOMES, countRun } from '../core/model';
 import { passAtK, taskPassAtK } from '../core/passAtK';
 import { OUTCOME_ICONS, OUTCOME_LABELS } from '../tree/outcomeStyle';
-import type { OverviewCell, OverviewColumn, OverviewModel, OverviewProblemRow, OverviewTaskRow, PassAt } from '../../webview/protocol';
+import type { OverviewCell, OverviewColumn, OverviewLeftOut, OverviewModel, OverviewProblemRow, OverviewTaskRow, PassAt } from '../../webview/protocol';
 
 export interface OverviewOptions {
   /** Most task rows sent (the rest is counted in tasksOmitted). */
@@ -110,6 +110,11 @@ export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewMod
     passAtK: taskPassAtK(t.attempts.map((a) => a.reward), k),
     outcomes: [...new Set<Outcome>(t.attempts.map((a) => a.outcome))],
   }));
+  // The tasks the Runs tree lists in a run's "Problems" group besides its problems: the same count in both places.
+  const leftOut: OverviewLeftOut[] = [
+    ...run.skipped.map((r) => ({ taskId: r.taskId, which: 'skipped' as const, reason: r.reason })),
+    ...run.unvalidated.map((r) => ({ taskId: r.taskId, which: 'unvalidated' as const, reason: r.reason })),
+  ];
   const problems: OverviewProblemRow[] = run.problems.slice(0, maxProblems).map((p, index) => ({
     index, file: p.file, displayFile: rel(run.root, p.file), line: p.line, severity: p.severity, code: p.code, message: p.message,
   }));
@@ -134,6 +139,8 @@ export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewMod
     tasksOmitted: run.tasks.length - shown.length,
     problems,
     problemsOmitted: run.problems.length - problems.length,
+    leftOut: leftOut.slice(0, maxProblems),
+    leftOutOmitted: Math.max(0, leftOut.length - maxProblems),
   };
 }
 

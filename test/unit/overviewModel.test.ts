@@ -83,6 +83,23 @@ test('problems: path relative to the run root, line kept, capped with a count of
   assert.equal(m.passAtK.value, null);
 });
 
+test('tasks left out of the run are listed with the problems: the count the Runs tree\'s Problems group shows', async () => {
+  const { problemCount } = await import('../../src/tree/nodes');
+  const problems = [{ file: '/r/s.json', severity: 'error' as const, code: 'missing-path', message: 'gone' }];
+  const skipped = [{ taskId: 'broken', reason: 'instruction.md is missing' }, { taskId: 'odd', reason: 'task.toml is missing' }];
+  const unvalidated = [{ taskId: 'nosol', reason: 'NO_REFERENCE_SOLUTION' }];
+  const r = run([], { problems, skipped, unvalidated });
+  const m = overviewModel(r);
+  assert.deepEqual(m.leftOut, [
+    { taskId: 'broken', which: 'skipped', reason: 'instruction.md is missing' },
+    { taskId: 'odd', which: 'skipped', reason: 'task.toml is missing' },
+    { taskId: 'nosol', which: 'unvalidated', reason: 'NO_REFERENCE_SOLUTION' }]);
+  assert.equal(m.problems.length + m.problemsOmitted + m.leftOut.length + m.leftOutOmitted, problemCount(r));
+  const capped = overviewModel(r, { maxProblems: 2 });
+  assert.deepEqual([capped.leftOut.length, capped.leftOutOmitted], [2, 1]);
+  assert.equal(capped.problems.length + capped.problemsOmitted + capped.leftOut.length + capped.leftOutOmitted, problemCount(r));
+});
+
 test('huge runs: tasks capped, the rest counted', () => {
   const tasks = Array.from({ length: 30 }, (_, i) => ({ id: `t${i}`, label: `t${i}`, attempts: [attempt(`t${i}`, 0, 'passed', 1)] }));
   const m = overviewModel(run(tasks), { maxTasks: 10 });

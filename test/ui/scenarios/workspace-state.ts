@@ -4,12 +4,20 @@
 import { waitForWorkbench } from '../../../.ci/vscode/workbench';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
+import type { Run } from '../../../src/core/model';
+import { problemCount } from '../../../src/tree/nodes';
 import type { Scenario, UiContext } from '../driver';
 
-async function overviewOf(ctx: UiContext, label: string, tasks: number, when: string): Promise<void> {
+async function overviewOf(ctx: UiContext, run: Run, when: string): Promise<void> {
   const frame = await ctx.webviewFrame('#grid');
-  await ctx.until(async () => (await frame.locator('h1 .run-label').textContent().catch(() => null)) === label, `${when}: the overview shows ${label}`, 60_000);
-  await ctx.until(async () => (await frame.locator('#grid tbody tr.task-row th.task').count()) === tasks, `${when}: the grid has ${tasks} task rows`);
+  await ctx.until(async () => (await frame.locator('h1 .run-label').textContent().catch(() => null)) === run.label, `${when}: the overview shows ${run.label}`, 60_000);
+  await ctx.until(async () => (await frame.locator('#grid tbody tr.task-row th.task').count()) === run.tasks.length, `${when}: the grid has ${run.tasks.length} task rows`);
+  // Its Problems count is the Runs tree's: the problems and the tasks left out (skipped / unvalidated), listed.
+  const count = (await frame.locator('section.problems h2 vscode-badge').textContent())?.trim();
+  if (count !== String(problemCount(run))) throw new Error(`${when}: the overview counts ${count} problems, the tree ${problemCount(run)}`);
+  for (const x of run.skipped) {
+    if (!(await frame.locator('li.left-out.skipped', { hasText: x.taskId }).first().isVisible())) throw new Error(`${when}: skipped task ${x.taskId} is not listed`);
+  }
 }
 
 const MESSAGE = 'Filtered by text "hello"';
@@ -41,7 +49,7 @@ export const scenario: Scenario = {
       await pick.fill('tb-mini');
       await page.waitForTimeout(300);
       await page.keyboard.press('Enter');
-      await overviewOf(ctx, mini.label, mini.tasks.length, 'before the reload');
+      await overviewOf(ctx, mini, 'before the reload');
 
       await ctx.runCommand('Harbor: Filter by Text');
       const input = page.locator('.quick-input-widget input');
@@ -55,7 +63,7 @@ export const scenario: Scenario = {
       await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 60_000 }), ctx.runCommand('Developer: Reload Window')]);
       await waitForWorkbench(page);
       await filteredView(ctx, 'after the reload');
-      await overviewOf(ctx, mini.label, mini.tasks.length, 'after the reload');
+      await overviewOf(ctx, mini, 'after the reload');
       await page.locator('.tabs-container .tab', { hasText: `Overview: ${mini.label}` }).first().waitFor({ state: 'visible', timeout: 10_000 });
       await ctx.shot('2-restored-after-reload');
     } finally {
