@@ -80,6 +80,18 @@ export function createContext(page: Page, scenario: string, workspace: string, r
 }
 
 /** Loads every scenario module next to this file's `scenarios/` folder (built: out/test/ui/scenarios/*.js). */
+/** "Harbor: Open Run Overview" from the palette, then the run whose quick-pick row contains `text`. */
+export async function openOverviewFromPalette(ctx: UiContext, text: string): Promise<void> {
+  const { page } = ctx;
+  await ctx.runCommand('Harbor: Open Run Overview');
+  const pick = page.locator('.quick-input-widget input');
+  await pick.waitFor({ state: 'visible', timeout: 10_000 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ timeout: 15_000 });
+  await pick.fill(text);
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+}
+
 export function loadScenarios(dir: string): Scenario[] {
   if (!fs.existsSync(dir)) return [];
   const out: Scenario[] = [];

@@ -7,7 +7,7 @@ import type { FrameLocator } from 'playwright-core';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
 import { evidenceToOpen } from '../../../src/webviews/overviewModel';
-import type { Scenario, UiContext } from '../driver';
+import { openOverviewFromPalette, type Scenario, type UiContext } from '../driver';
 
 async function undefinedElements(frame: FrameLocator): Promise<number> {
   return frame.locator('body').evaluate(() => document.querySelectorAll(':not(:defined)').length);
@@ -79,13 +79,7 @@ export const scenario: Scenario = {
     await closeEditors(ctx);
 
     // 4. The command palette, then a pick of the run.
-    await ctx.runCommand('Harbor: Open Run Overview');
-    const pick = page.locator('.quick-input-widget input');
-    await pick.waitFor({ state: 'visible', timeout: 10_000 });
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'tb-mini' }).first().waitFor({ timeout: 15_000 });
-    await pick.fill('tb-mini');
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
+    await openOverviewFromPalette(ctx, 'tb-mini');
     const mframe = await ctx.webviewFrame('#grid');
     await ctx.until(async () => (await mframe.locator('h1 .run-label').textContent()) === mini.label, 'the palette opens the tb-mini overview');
     await ctx.until(async () => (await gridTexts(mframe)).length === mini.tasks.length, `the grid shows ${mini.tasks.length} rows`);

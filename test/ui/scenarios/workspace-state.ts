@@ -6,7 +6,7 @@ import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
 import type { Run } from '../../../src/core/model';
 import { problemCount } from '../../../src/tree/nodes';
-import type { Scenario, UiContext } from '../driver';
+import { openOverviewFromPalette, type Scenario, type UiContext } from '../driver';
 
 async function overviewOf(ctx: UiContext, run: Run, when: string): Promise<void> {
   const frame = await ctx.webviewFrame('#grid');
@@ -42,13 +42,7 @@ export const scenario: Scenario = {
     await ctx.until(() => ctx.treeRow(/tb-mini/).isVisible(), 'the tb-mini run is listed', 60_000);
     try {
       await ctx.runCommand('View: Close All Editors');
-      await ctx.runCommand('Harbor: Open Run Overview');
-      const pick = page.locator('.quick-input-widget input');
-      await pick.waitFor({ state: 'visible', timeout: 10_000 });
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'tb-mini' }).first().waitFor({ timeout: 15_000 });
-      await pick.fill('tb-mini');
-      await page.waitForTimeout(300);
-      await page.keyboard.press('Enter');
+      await openOverviewFromPalette(ctx, 'tb-mini');
       await overviewOf(ctx, mini, 'before the reload');
 
       await ctx.runCommand('Harbor: Filter by Text');
