@@ -314,3 +314,19 @@ test('a rollouts file read without a summary is never "out of date"', async () =
   assert.equal(run.summaryIsVirtual, true);
   assert.equal(run.summaryOutdated, undefined);
 });
+
+test('the folders listed up front (listDirs) give the same run as a listing per repeat', async () => {
+  const { dir, summary } = makeRun();
+  fs.rmSync(`${dir}/verifier/s-hello-1/test-stdout.txt`);
+  fs.mkdirSync(`${dir}/verifier/empty`);
+  const perRepeat: typeof nfs = Object.assign(Object.create(nfs) as typeof nfs, { listDirs: undefined });
+  let batched = 0;
+  const counting: typeof nfs = Object.assign(Object.create(nfs) as typeof nfs, {
+    listDirs: (ps: readonly string[]) => { batched += ps.length; return nfs.listDirs(ps); },
+  });
+  const a = await readRunSummary(counting, summary);
+  const b = await readRunSummary(perRepeat, summary);
+  assert.ok(batched >= 3, 'the verifier folders were listed in a batch');
+  assert.deepEqual(a, b);
+  assert.ok(a.problems.some((p) => p.code === 'missing-evidence'));
+});

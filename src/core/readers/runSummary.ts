@@ -2,7 +2,7 @@
 // (checked on disk now), stale files, tasks → attempts with their evidence, and every problem placed at its JSON
 // path. A rollouts file with no summary yet is read through the summary built in memory (readNemoRollouts).
 import * as path from 'node:path';
-import type { FsPort } from '../fs/port';
+import type { EntryType, FsPort } from '../fs/port';
 import type { Attempt, FailureDetail, NamedReason, Problem, Run, RunFile, Task } from '../model';
 import { classifyNemoRepeat } from '../outcome';
 import { buildRunSummary, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX } from '../summary';
@@ -125,11 +125,12 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   const normTasksList = normTasks(s.tasks);
   const jobs = normTasksList.flatMap((t) => t.repeats.map((r) => ({ t, r })));
   const results: RepeatResult[] = new Array(jobs.length);
+  const listings = await prelist(fs, root, jobs.map((j) => j.r.raw.verifier_logs));
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
       const i = next++;
-      results[i] = await readRepeat(fs, doc, root, jobs[i].t, jobs[i].r, health);
+      results[i] = await readRepeat(fs, doc, root, jobs[i].t, jobs[i].r, health, listings);
     }
   };
   await Promise.all(Array.from({ length: Math.min(REPEAT_CONCURRENCY, jobs.length) }, worker));
@@ -223,8 +224,32 @@ interface RepeatResult {
   who: string;
 }
 
+/**
+ * With a backend that lists many folders at once (FsPort.listDirs: a worker thread on Node and for `file:` paths in
+ * VS Code), every verifier folder of the summary is listed up front, in batches, instead of one readDir (and a stat)
+ * per repeat; undefined otherwise.
+ */
+async function prelist(fs: FsPort, root: string, logs: unknown[]): Promise<Map<string, [string, EntryType][] | undefined> | undefined> {
+  if (!fs.listDirs) return undefined;
+  const dirs = [...new Set(logs.map((l) => str(l)).filter((l): l is string => !!l).map((l) => resolveRel(root, l)))];
+  const out = new Map<string, [string, EntryType][] | undefined>();
+  try {
+    for (let i = 0; i < dirs.length; i += PRELIST_BATCH) {
+      const batch = dirs.slice(i, i + PRELIST_BATCH);
+      const lists = await fs.listDirs(batch);
+      batch.forEach((d, k) => out.set(d, lists[k]));
+    }
+  } catch {
+    return undefined; // each repeat lists its own folder
+  }
+  return out;
+}
+
+const PRELIST_BATCH = 2048;
+
 async function readRepeat(
   fs: FsPort, doc: JsonDocument, root: string, t: NormTask, r: NormRepeat, health: Map<string, Health>,
+  listings?: ReadonlyMap<string, [string, EntryType][] | undefined>,
 ): Promise<RepeatResult> {
   const raw = r.raw;
   const who = `${t.taskId} #${r.repeat + 1}`;
@@ -240,7 +265,7 @@ async function readRepeat(
     agentTimedOut: bool(raw.agent_timed_out),
   });
   // A passed attempt's ctrf.json lists no failures worth reading; reading only the others keeps big runs fast.
-  const ev = await repeatEvidence(fs, doc, root, raw, r.jsonPath, who, { readCtrf: outcome !== 'passed' });
+  const ev = await repeatEvidence(fs, doc, root, raw, r.jsonPath, who, { readCtrf: outcome !== 'passed', listings });
   const named = [...ev.missing];
   for (const m of Array.isArray(raw.missing) ? raw.missing : []) {
     if (typeof m === 'string') named.push(resolveRel(root, m));

@@ -52,7 +52,11 @@ export async function repeatEvidence(
   raw: Record<string, unknown>,
   jsonPath: JsonPath,
   who: string,
-  opts: { readCtrf?: boolean } = {},
+  opts: {
+    readCtrf?: boolean;
+    /** Verifier folders listed beforehand (FsPort.listDirs): entries, or undefined when no folder is there. */
+    listings?: ReadonlyMap<string, [string, EntryType][] | undefined>;
+  } = {},
 ): Promise<RepeatEvidence> {
   const evidence: Evidence[] = [];
   const missing: string[] = [];
@@ -61,12 +65,20 @@ export async function repeatEvidence(
   // The files of a verification sit in its log folder: one listing of it answers for all of them.
   const logsRel = str(raw.verifier_logs);
   const logsAbs = logsRel ? resolveRel(root, logsRel) : undefined;
-  // readDir gives [] for a folder that is not there: only an empty listing needs a stat to tell the two apart.
-  let listing = logsAbs ? new Map(await fs.readDir(logsAbs)) : undefined;
-  let logsStat: { type: EntryType } | undefined = listing?.size ? { type: 'dir' } : undefined;
-  if (logsAbs && !listing?.size) {
-    logsStat = await fs.stat(logsAbs);
-    if (logsStat?.type !== 'dir') listing = undefined;
+  let listing: Map<string, EntryType> | undefined;
+  let logsStat: { type: EntryType } | undefined;
+  if (logsAbs && opts.listings?.has(logsAbs)) {
+    const listed = opts.listings.get(logsAbs);
+    listing = listed ? new Map(listed) : undefined;
+    logsStat = listed ? { type: 'dir' } : await fs.stat(logsAbs); // not a folder: maybe a file
+  } else if (logsAbs) {
+    // readDir gives [] for a folder that is not there: only an empty listing needs a stat to tell the two apart.
+    listing = new Map(await fs.readDir(logsAbs));
+    logsStat = listing.size ? { type: 'dir' } : undefined;
+    if (!listing.size) {
+      logsStat = await fs.stat(logsAbs);
+      if (logsStat?.type !== 'dir') listing = undefined;
+    }
   }
   const look = async (abs: string): Promise<{ type: EntryType } | undefined> => {
     if (abs === logsAbs) return logsStat;
