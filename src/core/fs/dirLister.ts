@@ -87,3 +87,11 @@ export class DirLister {
     for (const p of all) p.reject(e);
   }
 }
+
+let shared: DirLister | undefined;
+
+/** The process's one folder lister (every NodeFs shares its worker thread). */
+export function sharedDirLister(): DirLister {
+  shared ??= new DirLister();
+  return shared;
+}

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { DirLister } from './dirLister';
+import { sharedDirLister } from './dirLister';
 import type { EntryType, FileStat, FsPort, SequentialReader } from './port';
 
 function typeOf(s: fs.Stats | fs.Dirent): EntryType {
@@ -72,13 +72,10 @@ export class NodeFs implements FsPort {
     };
   }
 
-  private lister: DirLister | undefined;
-
-  /** On a worker thread (dirLister.ts); folder by folder here when no worker can start. */
+  /** On a worker thread (dirLister.ts, one per process); folder by folder here when no worker can start. */
   async listDirs(paths: readonly string[]): Promise<([string, EntryType][] | undefined)[]> {
-    this.lister ??= new DirLister();
     try {
-      return await this.lister.list(paths);
+      return await sharedDirLister().list(paths);
     } catch {
       return Promise.all(paths.map(async (p) => {
         const list = await this.readDir(p);

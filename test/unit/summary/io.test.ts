@@ -99,3 +99,18 @@ test('the summary is byte for byte the same with and without the fast file paths
     assert.ok(fast.document.tasks.length > 0, label);
   }
 });
+
+test('DirLister: a stopped lister rejects what was pending, and starts a new worker when asked again', async () => {
+  const { DirLister } = await import('../../../src/core/fs/dirLister');
+  const dir = tmpDir('lister');
+  fs.mkdirSync(path.join(dir, 'a'));
+  fs.writeFileSync(path.join(dir, 'a', 'f'), '');
+  const lister = new DirLister();
+  assert.deepEqual(await lister.list([posix(path.join(dir, 'a'))]), [[['f', 'file']]]);
+  const pending = lister.list(Array.from({ length: 2000 }, () => posix(path.join(dir, 'a'))));
+  const rejected = assert.rejects(pending, /stopped/);
+  await lister.dispose();
+  await rejected;
+  assert.deepEqual(await lister.list([posix(path.join(dir, 'a')), posix(path.join(dir, 'none'))]), [[['f', 'file']], undefined]);
+  await lister.dispose();
+});
