@@ -26,7 +26,7 @@ export async function readViewerTrainingRun(fs: FsPort, runDir: string): Promise
   }
   const identity: Record<string, string | null> = { project: project.id, project_label: project.label, run: runId };
   for (const [k, x] of Object.entries(v)) {
-    if (k in identity || Object.keys(identity).length >= 16) continue;
+    if (Object.prototype.hasOwnProperty.call(identity, k) || k === '__proto__' || Object.keys(identity).length >= 16) continue;
     if ((k === 'run_id' && x === runId) || (k === 'project_id' && x === project.id) || k === 'label') continue;
     if (typeof x === 'string' && x.length <= 200) identity[k] = x;
     else if (typeof x === 'number' || typeof x === 'boolean') identity[k] = String(x);

@@ -11,7 +11,8 @@ const TASK_KEYS = ['task_id', 'task_index', 'repeats'];
 const INPUT_KEYS = ['digests', 'metadata'];
 
 function ordered(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: a key such as "valueOf" or "__proto__" is the document's own, not something inherited.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const k of keys) if (Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined) out[k] = o[k];
   for (const k of Object.keys(o)) if (!(k in out) && o[k] !== undefined) out[k] = o[k];
   return out;

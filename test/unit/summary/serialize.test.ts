@@ -69,6 +69,15 @@ test('serializeSummary gives the same bytes as the JSON.stringify recipe, for an
   }), { numRuns: 400 });
 });
 
+test('serializeSummary keeps keys named like Object.prototype members (valueOf, constructor, __proto__)', () => {
+  const task = JSON.parse('{"valueOf": null, "task_id": "t", "constructor": 1, "__proto__": {"x": 2}, "repeats": [{"toString": "s", "repeat": 0}]}') as Record<string, unknown>;
+  const doc = { schema_version: 1, tasks: [task] } as unknown as RunSummaryDocument;
+  const text = serializeSummary(doc);
+  assert.equal(text, oracle(doc as unknown as Record<string, unknown>));
+  assert.deepEqual(Object.keys((JSON.parse(text) as { tasks: Record<string, unknown>[] }).tasks[0]),
+    ['task_id', 'repeats', 'valueOf', 'constructor', '__proto__']);
+});
+
 test('serializeSummary: rewards as Python floats at any depth of a task, other numbers as JSON writes them', () => {
   const doc = { schema_version: 1, tasks: [{ task_id: 't', repeats: [{ repeat: 0, reward: 1, input: { metadata: [{ reward: 0, n: 2 }], digests: {} } }] }] };
   const text = serializeSummary(doc as unknown as RunSummaryDocument);
