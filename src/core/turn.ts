@@ -3,7 +3,7 @@
 
 const immediate = (globalThis as { setImmediate?: (cb: () => void) => unknown }).setImmediate;
 
-export function yieldTurn(): Promise<void> {
+function yieldTurn(): Promise<void> {
   return new Promise<void>((resolve) => {
     if (immediate) immediate(resolve);
     else setTimeout(resolve, 0);
@@ -14,4 +14,24 @@ export function yieldTurn(): Promise<void> {
 export const SLICE_MS = 12;
 
 /** A clock for slicing work (performance.now where there is one). */
-export const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+/**
+ * Long synchronous work cut into slices: check `due` now and then (cheap), and `yield` when it is: the event loop
+ * gets a turn and the next slice starts.
+ */
+export class TimeSlice {
+  private start = now();
+
+  constructor(private readonly ms = SLICE_MS) {}
+
+  /** Whether the work since the last turn took longer than a slice. */
+  get due(): boolean {
+    return now() - this.start > this.ms;
+  }
+
+  async yield(): Promise<void> {
+    await yieldTurn();
+    this.start = now();
+  }
+}

@@ -67,6 +67,11 @@ suite('write run summary command', () => {
     const node = (await runNodes(a)).find((n) => n.kind === 'run' && n.run.anchor === summary);
     assert.ok(node);
     assert.match(String(a.getTreeItem(node).description), /summary out of date/);
+    if (hasDriver()) {
+      await vscode.window.showTextDocument(uri, { preview: true, selection: diag.range });
+      await vscode.commands.executeCommand('workbench.actions.view.problems');
+      await screenshot('summary-outdated');
+    }
 
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range);
     const fix = actions.find((x) => x.command?.command === 'harborRuns.writeRunSummary');

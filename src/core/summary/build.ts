@@ -5,7 +5,7 @@ import type {
   Outcome, RunSummaryDocument, RunSummaryInput, RunSummaryRepeat, RunSummaryTask,
 } from '../schemas/runSummary';
 import { RUN_SUMMARY_SCHEMA_VERSION } from './layout';
-import { now, SLICE_MS, yieldTurn } from '../turn';
+import { TimeSlice } from '../turn';
 import { collectFiles } from './files';
 import { readManifestDataset, readPreviousSummary, readRunConfig } from './identity';
 import { dirname, joinPath, normalizePath, PathRelator, relativePath, runSummaryPathFor } from './paths';
@@ -234,12 +234,11 @@ async function buildTasks(fs: FsPort, rel: PathRelator, root: MovedRoot, sel: Se
   // per repeat once their parent folder is located. The others (gone, or in a moved results folder) are located now
   // that the results root is known, in windows, not 40k promises at once (memory).
   const slow: typeof jobs = [];
-  let sliceStart = now();
+  const slice = new TimeSlice();
   for (let i = 0; i < withFolder.length; i++) {
-    if ((i & 255) === 255 && now() - sliceStart > SLICE_MS) {
+    if ((i & 255) === 255 && slice.due) {
       // A turn for the event loop (the extension host) when the repeats are all taken without waiting.
-      await yieldTurn();
-      sliceStart = now();
+      await slice.yield();
       throwIfAborted(signal);
     }
     const j = withFolder[i];

@@ -3,8 +3,8 @@
 // line split across chunks is assembled, and only two chunks are ever held (constant memory; with a backend that
 // has openSequential the same two buffers are reused for the whole file).
 import type { FsPort } from '../fs/port';
-import { asBuffer } from './scan';
-import { now, SLICE_MS, yieldTurn } from '../turn';
+import { allocateBytes, asBuffer } from '../bytes';
+import { TimeSlice } from '../turn';
 
 export const CHUNK_SIZE = 4 << 20;
 
@@ -24,7 +24,7 @@ export async function forEachLine(fs: FsPort, path: string,
   };
   // The event loop gets a turn whenever the lines took more than SLICE_MS (a 4 MiB chunk of small rows is 10k
   // lines; a fast disk never makes the loop wait, so without this a whole file would be one long task).
-  let sliceStart = now();
+  const slice = new TimeSlice();
   // One chunk's lines; a line split across chunks is assembled in a copy (the chunk's buffer is reused).
   const scan = async (raw: Uint8Array) => {
     // Lines are handed out as ranges of the chunk (no view per line); a Node Buffer's indexOf is memchr, fast over
@@ -34,12 +34,12 @@ export async function forEachLine(fs: FsPort, path: string,
     if (carry) {
       const nl = chunk.indexOf(10);
       if (nl < 0) {
-        const joined = allocate(carry.length + chunk.length);
+        const joined = allocateBytes(carry.length + chunk.length);
         joined.set(carry); joined.set(chunk, carry.length);
         carry = joined;
         return;
       }
-      const joined = allocate(carry.length + nl);
+      const joined = allocateBytes(carry.length + nl);
       joined.set(carry); joined.set(chunk.subarray(0, nl), carry.length);
       carry = null;
       emit(joined, 0, joined.length, true);
@@ -50,10 +50,10 @@ export async function forEachLine(fs: FsPort, path: string,
       if (nl < 0) break;
       emit(chunk, start, nl, true);
       start = nl + 1;
-      if ((k & 31) === 0 && now() - sliceStart > SLICE_MS) { await yieldTurn(); sliceStart = now(); }
+      if ((k & 31) === 0 && slice.due) await slice.yield();
     }
     // A copy: the carried part outlives the chunk's buffer.
-    if (start < chunk.length) { carry = allocate(chunk.length - start); carry.set(chunk.subarray(start)); }
+    if (start < chunk.length) { carry = allocateBytes(chunk.length - start); carry.set(chunk.subarray(start)); }
   };
   if (fs.openSequential) await readReusing(fs.openSequential.bind(fs), path, chunkSize, scan, afterChunk);
   else await readFresh(fs, path, chunkSize, scan, afterChunk);
@@ -70,7 +70,7 @@ type OpenSequential = NonNullable<FsPort['openSequential']>;
 async function readReusing(open: OpenSequential, path: string, chunkSize: number, scan: (chunk: Uint8Array) => Promise<void>,
   afterChunk?: () => Promise<void> | undefined): Promise<void> {
   const file = await open(path);
-  const bufs = [allocate(chunkSize), allocate(chunkSize)];
+  const bufs = [allocateBytes(chunkSize), allocateBytes(chunkSize)];
   let turn = 0;
   let pending: Promise<number> | undefined;
   try {
@@ -90,12 +90,6 @@ async function readReusing(open: OpenSequential, path: string, chunkSize: number
     if (pending) await pending.catch(() => 0);
     await file.close();
   }
-}
-
-/** A Node Buffer when there is one (its indexOf is memchr), else a Uint8Array. */
-function allocate(n: number): Uint8Array {
-  const B = (globalThis as { Buffer?: { allocUnsafeSlow(n: number): Uint8Array } }).Buffer;
-  return B ? B.allocUnsafeSlow(n) : new Uint8Array(n);
 }
 
 /** Backends without openSequential: a chunk per read, the next one requested before the current one is scanned. */

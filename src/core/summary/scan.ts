@@ -1,6 +1,8 @@
 // A byte-level scanner that takes only the wanted top-level keys out of one JSON object line, skipping every other
 // value (a 25 KB `response` or `ng_trajectory`) without decoding or parsing it. Strings are skipped with the native
 // `indexOf`, so a transcript costs a few memchr calls. Throws SyntaxError on a line that is not a JSON object.
+import { asBuffer, NodeBuffer } from '../bytes';
+
 const QUOTE = 0x22, BSLASH = 0x5c, LBRACE = 0x7b, RBRACE = 0x7d, LBRACK = 0x5b, RBRACK = 0x5d, COLON = 0x3a, COMMA = 0x2c;
 
 const decoder = new TextDecoder('utf-8');
@@ -66,12 +68,8 @@ function keyMatches(buf: Uint8Array, start: number, end: number, key: Uint8Array
 }
 
 // Quotes are searched with Node's Buffer#indexOf (memchr; about twice as fast as a plain Uint8Array's indexOf over
-// a transcript's hundreds of strings). Without Node's Buffer (a browser), the Uint8Array's own indexOf does.
-const NodeBuffer: typeof Buffer | undefined = (globalThis as { Buffer?: typeof Buffer }).Buffer;
-
-/** The bytes as a Node Buffer when Node's Buffer exists (a view, no copy). Callers scanning many lines of one chunk convert once. */
-export const asBuffer = (b: Uint8Array): Uint8Array =>
-  (!NodeBuffer || NodeBuffer.isBuffer(b) ? b : NodeBuffer.from(b.buffer, b.byteOffset, b.byteLength));
+// a transcript's hundreds of strings): callers hand in asBuffer's bytes. Without Node's Buffer (a browser), the
+// Uint8Array's own indexOf does.
 
 /**
  * JSON.parse of one picked value. With Node's Buffer the bytes are decoded by Buffer#toString (a direct native

@@ -4,7 +4,8 @@
 // both write exactly serializeSummary(document).
 import type { RunSummaryDocument } from '../schemas/runSummary';
 import { FILE_KEYS, REPEAT_KEYS, TOP_KEYS } from './layout';
-import { now, SLICE_MS, yieldTurn } from '../turn';
+import { allocateBytes, NodeBuffer } from '../bytes';
+import { SLICE_MS, TimeSlice } from '../turn';
 
 const DATASET_KEYS = ['source', 'name', 'version', 'folder', 'digests'];
 const TASK_KEYS = ['task_id', 'task_index', 'repeats'];
@@ -94,19 +95,16 @@ export function serializeSummaryBytes(doc: RunSummaryDocument): Uint8Array {
 
 export async function serializeSummaryBytesAsync(doc: RunSummaryDocument, sliceMs = SLICE_MS, signal?: AbortSignal): Promise<Uint8Array> {
   const sink = new ByteSink(doc.tasks?.length ?? 0);
-  let start = now();
+  const slice = new TimeSlice(sliceMs);
   for (const p of pieces(doc)) {
     sink.push(p);
-    if (now() - start > sliceMs) {
-      await yieldTurn();
+    if (slice.due) {
+      await slice.yield();
       if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
-      start = now();
     }
   }
   return sink.bytes();
 }
-
-const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 class ByteSink {
   private buf: Uint8Array = new Uint8Array(0);
@@ -131,7 +129,7 @@ class ByteSink {
 
   private reserve(size: number): void {
     if (size <= this.buf.length) return;
-    const next = NodeBuffer ? NodeBuffer.allocUnsafeSlow(size) : new Uint8Array(size);
+    const next = allocateBytes(size);
     next.set(this.buf.subarray(0, this.used));
     this.buf = next;
   }
