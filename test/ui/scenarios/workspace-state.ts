@@ -46,8 +46,9 @@ export const scenario: Scenario = {
       await overviewOf(ctx, mini, 'before the reload');
 
       await ctx.runCommand('Harbor: Filter by Text');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      // The palette's own input is replaced by the input box: wait for the box's prompt before typing.
+      await page.locator('.quick-input-widget', { hasText: 'Part of a task id or name' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      const input = page.locator('.quick-input-widget input[aria-label*="task id"], .quick-input-widget input:not([placeholder*="command"])').first();
       await input.fill('hello');
       await page.keyboard.press('Enter');
       await filteredView(ctx, 'before the reload');
