@@ -43,8 +43,12 @@ const configs = [
   { ...node, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'out', banner: { js: '#!/usr/bin/env node' } },
 ];
 
-const webviewEntries = walk('webview', (f) => /^webview\/[^/]+\.ts$/.test(f));
-if (webviewEntries.length) {
+// Webview bundles: each top-level webview/<name>.ts, and each webview/<panel>/main.ts (bundled as out/webview/<panel>.js).
+const webviewEntries = Object.fromEntries(
+  walk('webview', (f) => /^webview\/[^/]+\.ts$/.test(f) || /^webview\/[^/]+\/main\.ts$/.test(f))
+    .map((f) => [/\/main\.ts$/.test(f) ? f.split('/')[1] : f.slice('webview/'.length, -'.ts'.length), f]),
+);
+if (Object.keys(webviewEntries).length) {
   configs.push({
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
     logLevel: 'warning', entryPoints: webviewEntries, outdir: 'out/webview',
