@@ -9,6 +9,7 @@ Usage:
   harbor-runs inspect <path> [--json] [--include GLOB]... [--exclude GLOB]...
   harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE] [--target T] [--agent A]
   harbor-runs signatures <rollouts.jsonl> [--out FILE]
+  harbor-runs trajectory <trajectory.json> [--json]
   harbor-runs help
 `;
 

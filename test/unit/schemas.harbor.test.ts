@@ -76,8 +76,8 @@ test('primaryReward: rewards.reward, else the only key, else null', () => {
 
 const agent = { name: 'terminus-2', version: '2.0.0' };
 
-test('ATIF: every schema_version v1.0 … v1.7 parses; others do not', () => {
-  assert.equal(ATIF_VERSIONS.length, 8);
+test('ATIF: every schema_version v1.0 … v1.8 parses; others do not', () => {
+  assert.equal(ATIF_VERSIONS.length, 9);
   for (const v of ATIF_VERSIONS) {
     assert.equal(TrajectorySchema.safeParse({ schema_version: v, agent, steps: [{ step_id: 1, source: 'user', message: 'hi' }] }).success, true, v);
   }

@@ -4,5 +4,6 @@ export type Command = (argv: string[]) => Promise<number>;
 import { run as inspect } from './inspect';
 import { run as summary } from './summary';
 import { run as signatures } from './signatures';
+import { run as trajectory } from './trajectory';
 
-export const commands: Record<string, Command> = { inspect, summary, signatures };
+export const commands: Record<string, Command> = { inspect, summary, signatures, trajectory };

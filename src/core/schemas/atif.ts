@@ -1,10 +1,10 @@
-// Zod schemas of ATIF trajectories (agent/trajectory.json), versions ATIF-v1.0 … ATIF-v1.7 (harbor-format.md §3).
+// Zod schemas of ATIF trajectories (agent/trajectory.json), versions ATIF-v1.0 … ATIF-v1.8 (docs/trajectory-json.md).
 // Harbor's own models forbid extra keys; a reader keeps them (looseObject) so a newer producer still opens.
 // Fields added in later versions are optional, so one schema reads every version.
 import { z } from 'zod';
 
 export const ATIF_VERSIONS = [
-  'ATIF-v1.0', 'ATIF-v1.1', 'ATIF-v1.2', 'ATIF-v1.3', 'ATIF-v1.4', 'ATIF-v1.5', 'ATIF-v1.6', 'ATIF-v1.7',
+  'ATIF-v1.0', 'ATIF-v1.1', 'ATIF-v1.2', 'ATIF-v1.3', 'ATIF-v1.4', 'ATIF-v1.5', 'ATIF-v1.6', 'ATIF-v1.7', 'ATIF-v1.8',
 ] as const;
 export type AtifVersion = (typeof ATIF_VERSIONS)[number];
 
@@ -19,10 +19,18 @@ export const ImageSourceSchema = z.looseObject({
   path: z.string(),
 });
 
-/** v1.6 multimodal content: text parts carry `text`, image parts a `source`. */
+/** v1.8: an audio clip, like an image source plus its length. */
+export const AudioSourceSchema = z.looseObject({
+  media_type: z.string(),
+  path: z.string(),
+  duration_sec: z.number().nullish(),
+});
+
+/** v1.6 multimodal content: text parts carry `text`, image parts a `source`; v1.8 adds audio parts. */
 export const ContentPartSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('text'), text: z.string() }),
   z.looseObject({ type: z.literal('image'), source: ImageSourceSchema }),
+  z.looseObject({ type: z.literal('audio'), source: AudioSourceSchema }),
 ]);
 
 /** A message or observation content: plain text, or (v1.6+) a list of content parts. */
