@@ -104,6 +104,22 @@ export interface Tokens {
   output?: number | null;
 }
 
+/**
+ * Where an attempt's reward came from, when that is worth a second look (Harbor trials): reward.json and reward.txt
+ * both there and disagreeing (the verifier reads reward.json first, so an agent that writes one pre-empts the
+ * verifier), a reward file older than the verifier's start (written before the verifier ran: by the agent), or a
+ * reward-details.json with per-criterion scores (information, rendered by the dashboard).
+ */
+export type ProvenanceCode = 'reward-files-disagree' | 'reward-before-verifier' | 'reward-details';
+
+export interface RewardProvenance {
+  code: ProvenanceCode;
+  severity: 'warning' | 'info';
+  message: string;
+  /** The file the finding is about (absolute). */
+  file: string;
+}
+
 export interface StepSummary {
   name: string;
   reward: number | null;
@@ -147,6 +163,10 @@ export interface Attempt {
   health?: { verdict: string; checks: string[] };
   /** Extra facts worth a tooltip line (verifier mode, input digest, metadata …). */
   details?: Record<string, string | number | boolean | null>;
+  /** Reward provenance findings (Harbor trials), see RewardProvenance. */
+  provenance?: RewardProvenance[];
+  /** How the reward was decided: viewer data `reward_method` (exact / numeric / llm), Harbor reward file or rewardkit. */
+  rewardMethod?: string | null;
 }
 
 export interface Task {
@@ -209,6 +229,8 @@ export interface Run {
   summaryOutdated?: boolean;
   /** Viewer data training runs: per-step metrics summary. */
   training?: { steps: number; last?: Record<string, number | null> };
+  /** Viewer data: the project's per-harness support tier and what does not work (project.json `support`). */
+  support?: Record<string, { tier: string; caveats: string[] }>;
   /** Aggregates the source recorded itself (viewer summary.json, Harbor JobStats), for cross-checking. */
   recorded?: Record<string, unknown>;
 }

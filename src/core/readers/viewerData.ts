@@ -84,7 +84,7 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise
   return {
     id: `viewer-data:${summaryPath}`, kind: 'viewer-data', root: datasetDir, anchor: summaryPath,
     label: `${project.label} / ${datasetLabel}`, identity, state: 'complete', files, problems,
-    unvalidated: [], skipped: [], tasks, recorded,
+    unvalidated: [], skipped: [], tasks, recorded, ...(Object.keys(project.support).length ? { support: project.support } : {}),
   };
 }
 
@@ -140,6 +140,7 @@ async function readViewerTask(
         id: `${id}#${cellKey}#${attemptNo}`, index: attemptNo - 1, label: `#${attemptNo}`, outcome, reward,
         ...(reward === null ? { failure: { reason: 'the verifier never ran' } } : {}),
         durationSec: num(a.elapsed_sec), nTurns: num(a.n_turns), cell: cellKey, evidence, missing, details: adetails,
+        ...(str(a.reward_method) ? { rewardMethod: str(a.reward_method) } : {}),
       });
     }
     const pa = cell.passed_at;

@@ -1,19 +1,22 @@
 // The evidence of a Harbor trial (or of one step of a multi-step trial): what is on disk, and what should be and
 // is not. Folders are listed once each (readDir) rather than stat'ed file by file.
 import type { EntryType, FsPort } from '../../fs/port';
-import type { Evidence, EvidenceKind, Problem } from '../../model';
+import type { Evidence, EvidenceKind, Problem, RewardProvenance } from '../../model';
 import { ctrfFailedTests } from '../ctrf';
 import { issueProblems, readJsonDocument } from '../jsonFile';
 import { ArtifactManifestSchema } from '../../schemas/harbor';
 import { joinPath } from './paths';
+import { readProvenance } from './provenance';
 
 /** Collects evidence, the paths that are missing, and the problems found on the way. */
 export class EvidenceList {
   readonly evidence: Evidence[] = [];
   readonly missing: string[] = [];
   readonly problems: Problem[] = [];
+  /** Reward provenance findings of the verifier folders read into this list. */
+  readonly provenance: RewardProvenance[] = [];
 
-  constructor(private readonly who: string) {}
+  constructor(readonly who: string) {}
 
   present(kind: EvidenceKind, label: string, path: string, isDir = false, extra: Partial<Evidence> = {}): Evidence {
     const e: Evidence = { kind, label, path, isDir, present: true, ...extra };
@@ -37,6 +40,7 @@ export class EvidenceList {
   absorb(other: EvidenceList): void {
     this.missing.push(...other.missing);
     this.problems.push(...other.problems);
+    this.provenance.push(...other.provenance);
   }
 }
 
@@ -81,10 +85,12 @@ export async function agentEvidence(
 
 /**
  * verifier/: the folder, test-stdout.txt (and legacy test-stderr.txt), reward.json / reward.txt, ctrf.json with its
- * failed tests, reward-details.json. `expectReward` names why a reward file should exist (the verifier ran).
+ * failed tests, reward-details.json. `expectReward` names why a reward file should exist (the verifier ran);
+ * `verifierStartedAt` (result.json's verifier timing) lets the reward provenance rules date the reward files.
  */
 export async function verifierEvidence(
   fs: FsPort, list: EvidenceList, verifierDir: string, expectReward: { why: string; file: string } | null,
+  verifierStartedAt: string | null = null,
 ): Promise<void> {
   const entries = await listDir(fs, verifierDir);
   if (entries.size === 0 && !expectReward) return;
@@ -108,6 +114,11 @@ export async function verifierEvidence(
   }
   if (file('reward-details.json')) {
     list.present('verifier-logs', 'reward-details.json', joinPath(verifierDir, 'reward-details.json'));
+  }
+  const findings = await readProvenance(fs, verifierDir, file, verifierStartedAt);
+  list.provenance.push(...findings);
+  for (const f of findings) {
+    if (f.severity === 'warning') list.problems.push({ file: f.file, severity: 'warning', code: f.code, message: `${list.who}: ${f.message}` });
   }
 }
 

@@ -158,11 +158,18 @@ export async function readTrial(fs: FsPort, jobDir: string, name: string, jobFin
   }
   const rootVerifierRan = !!(result?.verifier_result || result?.verifier?.finished_at) && !result?.step_results?.length;
   await agentEvidence(fs, list, joinPath(scanned, 'agent'), result?.step_results?.length ? null : trajectoryWhy(!!result?.agent_result));
-  await verifierEvidence(fs, list, joinPath(scanned, 'verifier'), rewardWhy(rootVerifierRan, result?.verifier_result?.rewards));
+  await verifierEvidence(fs, list, joinPath(scanned, 'verifier'), rewardWhy(rootVerifierRan, result?.verifier_result?.rewards),
+    result?.verifier?.started_at ?? null);
   await artifactsEvidence(fs, list, joinPath(scanned, 'artifacts'));
 
   attempt.evidence = list.evidence;
   attempt.missing = list.missing;
+  if (list.provenance.length) attempt.provenance = list.provenance;
+  if (resultState === 'ok' && attempt.reward !== null) {
+    const files = new Set(list.evidence.filter((e) => e.kind === 'reward-file').map((e) => e.label));
+    attempt.rewardMethod = list.provenance.some((p) => p.code === 'reward-details') ? 'rewardkit'
+      : files.has('reward.json') ? 'reward.json' : files.has('reward.txt') ? 'reward.txt' : null;
+  }
   problems.push(...list.problems);
   attempt.dir = scanned;
   if (resultState !== 'absent') attempt.source = { file: resultPath };
@@ -227,7 +234,7 @@ async function readSteps(
     const sub = new EvidenceList(`${who} step ${stepName}`);
     await agentEvidence(fs, sub, joinPath(dir, 'agent'), trajectoryWhy(!!sr?.agent_result));
     await verifierEvidence(fs, sub, joinPath(dir, 'verifier'),
-      rewardWhy(!!(sr?.verifier_result || sr?.verifier?.finished_at), sr?.verifier_result?.rewards));
+      rewardWhy(!!(sr?.verifier_result || sr?.verifier?.finished_at), sr?.verifier_result?.rewards), sr?.verifier?.started_at ?? null);
     await artifactsEvidence(fs, sub, joinPath(dir, 'artifacts'));
     list.absorb(sub);
     const present = onDisk.get(stepName) === 'dir';

@@ -1,0 +1,99 @@
+// Training curves (seed 004 runs/<id>/train/metrics.jsonl, one object per step, append-only): the rows kept as
+// columns of numbers (a 100k-line file is a few typed arrays, not 100k objects), and the part a chart shows — a
+// step range, every n-th row so at most `maxPoints` are sent to the webview, the last row of the range always in.
+import type { FsPort } from '../fs/port';
+import { readJsonl } from '../jsonl';
+import type { TrainingSeries } from '../../protocol/dashboard';
+
+/** The series a chart draws, in this order; other numeric keys of the rows are kept too (after these). */
+export const TRAINING_KEYS = ['reward', 'reward_std', 'loss', 'kl', 'entropy', 'ratio', 'n_unscorable'] as const;
+/** Keys that are not curves (the x axis, counters of the step). */
+const NOT_A_CURVE = new Set(['step', 'n_rollouts', 'wall_s']);
+const MAX_KEYS = 24;
+
+export class TrainingTable {
+  steps: number[] = [];
+  readonly columns = new Map<string, (number | null)[]>();
+  badLines = 0;
+  live = false;
+
+  /** Adds one row; rows without a numeric `step` are counted as bad and left out. */
+  add(row: Record<string, unknown>): void {
+    const step = row.step;
+    if (typeof step !== 'number' || !Number.isFinite(step)) { this.badLines++; return; }
+    const i = this.steps.length;
+    this.steps.push(step);
+    for (const key in row) {
+      if (NOT_A_CURVE.has(key)) continue;
+      const v = row[key];
+      if (typeof v !== 'number' && v !== null) continue;
+      let col = this.columns.get(key);
+      if (!col) {
+        if (this.columns.size >= MAX_KEYS) continue;
+        col = new Array<number | null>(i).fill(null);
+        this.columns.set(key, col);
+      }
+      col[i] = typeof v === 'number' && Number.isFinite(v) ? v : null;
+    }
+    for (const col of this.columns.values()) if (col.length <= i) col.length = i + 1;
+  }
+
+  get size(): number {
+    return this.steps.length;
+  }
+}
+
+/** Parses rows already in memory (tests, and the reader's callback). */
+export function trainingTableOf(rows: Iterable<Record<string, unknown>>): TrainingTable {
+  const t = new TrainingTable();
+  for (const r of rows) t.add(r);
+  for (const col of t.columns.values()) for (let i = 0; i < col.length; i++) if (col[i] === undefined) col[i] = null;
+  return t;
+}
+
+/** Streams a metrics.jsonl into a table; an incomplete last line marks it live. */
+export async function readTrainingTable(fs: FsPort, path: string): Promise<TrainingTable> {
+  const t = new TrainingTable();
+  const res = await readJsonl(fs, path, (row) => t.add(row), { maxProblems: 20 });
+  for (const col of t.columns.values()) for (let i = 0; i < col.length; i++) if (col[i] === undefined) col[i] = null;
+  t.badLines += res.problems.filter((p) => p.code === 'parse-error' || p.code === 'not-object').length;
+  t.live = res.incompleteTail;
+  return t;
+}
+
+function orderedKeys(t: TrainingTable): string[] {
+  const known = TRAINING_KEYS.filter((k) => t.columns.has(k));
+  const rest = [...t.columns.keys()].filter((k) => !(TRAINING_KEYS as readonly string[]).includes(k)).sort();
+  return [...known, ...rest];
+}
+
+/**
+ * The rows with from ≤ step ≤ to (either bound null = open), every `stride`-th one so that at most maxPoints are
+ * sent, plus the range's last row. Rows are assumed in step order (append-only file); they are not re-sorted.
+ */
+export function trainingSeries(t: TrainingTable, range: { from?: number | null; to?: number | null } = {}, maxPoints = 4000): TrainingSeries {
+  const from = range.from ?? null;
+  const to = range.to ?? null;
+  let lo = 0;
+  let hi = t.size - 1;
+  if (from !== null) while (lo <= hi && t.steps[lo] < from) lo++;
+  if (to !== null) while (hi >= lo && t.steps[hi] > to) hi--;
+  const n = Math.max(0, hi - lo + 1);
+  const stride = Math.max(1, Math.ceil(n / Math.max(2, maxPoints)));
+  const idx: number[] = [];
+  for (let i = lo; i <= hi; i += stride) idx.push(i);
+  if (n > 0 && idx[idx.length - 1] !== hi) idx.push(hi);
+  const keys = orderedKeys(t);
+  return {
+    totalSteps: t.size,
+    firstStep: t.size ? t.steps[0] : null,
+    lastStep: t.size ? t.steps[t.size - 1] : null,
+    from: n ? t.steps[lo] : null,
+    to: n ? t.steps[hi] : null,
+    stride,
+    steps: idx.map((i) => t.steps[i]),
+    series: keys.map((key) => { const col = t.columns.get(key)!; return { key, values: idx.map((i) => col[i] ?? null) }; }),
+    live: t.live,
+    badLines: t.badLines,
+  };
+}

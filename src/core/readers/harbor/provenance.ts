@@ -1,0 +1,118 @@
+// Reward provenance of a Harbor trial's verifier folder (no viewer checks this): reward.json and reward.txt both
+// there and disagreeing (the verifier reads reward.json first, so an agent writing its own pre-empts the verifier's
+// reward.txt), a reward file last modified before the verifier started (so the verifier did not write it), and a
+// reward-details.json with per-criterion scores. `provenanceFindings` is the pure rule set; `readProvenance` gathers
+// the facts from disk.
+import type { FsPort } from '../../fs/port';
+import type { RewardProvenance } from '../../model';
+import { joinPath } from './paths';
+
+/** File times and the verifier's start come from different clocks (sandbox host, result writer): this much is tolerated. */
+export const MTIME_SKEW_MS = 2000;
+
+export interface ProvenanceFacts {
+  /** reward.json: its path and its parsed content (undefined when it does not parse). */
+  rewardJson?: { path: string; value: unknown; mtimeMs?: number };
+  /** reward.txt: its path and text. */
+  rewardTxt?: { path: string; text: string; mtimeMs?: number };
+  /** result.json's verifier.started_at (ISO), when recorded. */
+  verifierStartedAt?: string | null;
+  detailsPath?: string | null;
+}
+
+/** reward.json's primary reward, Harbor's rule: the "reward" key, else the only key; null otherwise. */
+export function primaryOfRewardJson(v: unknown): number | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  const pick = 'reward' in o ? o.reward : keys.length === 1 ? o[keys[0]] : undefined;
+  return typeof pick === 'number' && Number.isFinite(pick) ? pick : null;
+}
+
+/** reward.txt's value as the verifier reads it (one float); null when it is not one. */
+export function valueOfRewardTxt(text: string): number | null {
+  const t = text.trim();
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+}
+
+function fmt(n: number | null): string {
+  return n === null ? 'no number' : String(n);
+}
+
+export function provenanceFindings(f: ProvenanceFacts): RewardProvenance[] {
+  const out: RewardProvenance[] = [];
+  if (f.rewardJson && f.rewardTxt) {
+    const j = primaryOfRewardJson(f.rewardJson.value);
+    const t = valueOfRewardTxt(f.rewardTxt.text);
+    if (j === null || t === null || Math.abs(j - t) > 1e-9) {
+      out.push({
+        code: 'reward-files-disagree', severity: 'warning', file: f.rewardJson.path,
+        message: `reward.json says ${fmt(j)} and reward.txt says ${fmt(t)}: the verifier takes reward.json when both exist, so the reward is reward.json's (an agent that writes its own reward.json pre-empts the verifier)`,
+      });
+    }
+  }
+  const start = f.verifierStartedAt ? Date.parse(f.verifierStartedAt) : Number.NaN;
+  if (Number.isFinite(start)) {
+    for (const [name, file] of [['reward.json', f.rewardJson], ['reward.txt', f.rewardTxt]] as const) {
+      if (!file || typeof file.mtimeMs !== 'number' || !(file.mtimeMs < start - MTIME_SKEW_MS)) continue;
+      out.push({
+        code: 'reward-before-verifier', severity: 'warning', file: file.path,
+        message: `${name} was last written at ${new Date(file.mtimeMs).toISOString()}, before the verifier started (${new Date(start).toISOString()}): the verifier did not write it (the agent may have)`,
+      });
+    }
+  }
+  if (f.detailsPath) {
+    out.push({ code: 'reward-details', severity: 'info', file: f.detailsPath, message: 'reward-details.json holds the per-criterion scores behind the reward' });
+  }
+  return out;
+}
+
+const MAX_REWARD_BYTES = 1 << 20;
+
+async function readSmall(fs: FsPort, path: string): Promise<{ text: string; mtimeMs?: number } | undefined> {
+  try {
+    const st = await fs.stat(path);
+    if (!st || st.type !== 'file' || st.size > MAX_REWARD_BYTES) return undefined;
+    return { text: new TextDecoder('utf-8').decode(await fs.readFile(path)), mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads what the rules need from a verifier folder whose listing says which files are there: the reward files' text
+ * only when both exist (to compare them), their times only when the verifier's start is known.
+ */
+export async function readProvenance(
+  fs: FsPort, verifierDir: string, has: (name: string) => boolean, verifierStartedAt: string | null | undefined,
+): Promise<RewardProvenance[]> {
+  const facts: ProvenanceFacts = { verifierStartedAt: verifierStartedAt ?? null };
+  const both = has('reward.json') && has('reward.txt');
+  const timed = !!verifierStartedAt;
+  if (both || timed) {
+    for (const name of ['reward.json', 'reward.txt'] as const) {
+      if (!has(name)) continue;
+      const path = joinPath(verifierDir, name);
+      let text = '';
+      let mtimeMs: number | undefined;
+      if (both) {
+        const r = await readSmall(fs, path);
+        if (!r) continue;
+        text = r.text;
+        mtimeMs = r.mtimeMs;
+      } else {
+        mtimeMs = (await fs.stat(path).catch(() => undefined))?.mtimeMs;
+      }
+      if (name === 'reward.txt') facts.rewardTxt = { path, text, ...(mtimeMs !== undefined ? { mtimeMs } : {}) };
+      else {
+        let value: unknown;
+        try { value = both ? JSON.parse(text) : undefined; } catch { value = undefined; }
+        facts.rewardJson = { path, value, ...(mtimeMs !== undefined ? { mtimeMs } : {}) };
+      }
+    }
+  }
+  if (has('reward-details.json')) facts.detailsPath = joinPath(verifierDir, 'reward-details.json');
+  return provenanceFindings(facts);
+}
