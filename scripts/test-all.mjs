@@ -47,11 +47,15 @@ function countsOf({ status, output }) {
   return { passed, failed };
 }
 
-let toolsEnv = null;
-/** `.ci/install-tools.sh` once; its `export X='…'` lines become env for the layers that need a real VS Code. */
+let toolsEnv;
+/**
+ * `.ci/install-tools.sh` once (a failure too: the next layer does not try again, which would overwrite its log);
+ * its `export X='…'` lines become env for the layers that need a real VS Code.
+ */
 function installTools() {
-  if (toolsEnv) return toolsEnv;
+  if (toolsEnv !== undefined) return toolsEnv;
   const r = spawnSync('bash', [join(root, '.ci/install-tools.sh')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  toolsEnv = null;
   if (r.status !== 0) return null;
   toolsEnv = {};
   for (const line of r.stdout.split('\n')) {
