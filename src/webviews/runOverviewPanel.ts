@@ -96,7 +96,9 @@ export class RunOverviewPanel implements vscode.Disposable {
   }
 
   private constructor(private readonly deps: OverviewDeps, readonly runId: string, readonly panel: vscode.WebviewPanel) {
-    panel.iconPath = new vscode.ThemeIcon('table');
+    // A light/dark pair of files: a ThemeIcon here needs VS Code 1.108, newer than engines.vscode.
+    const icon = (theme: string) => vscode.Uri.joinPath(deps.extensionUri, 'media', `overview-${theme}.svg`);
+    panel.iconPath = { light: icon('light'), dark: icon('dark') };
     panel.webview.html = this.html();
     this.subs.push(
       panel.onDidDispose(() => this.dispose()),

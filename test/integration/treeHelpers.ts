@@ -43,6 +43,7 @@ export async function runNodes(a: HarborRunsApi): Promise<TreeNode[]> {
 
 export function iconOf(item: vscode.TreeItem): { id: string; color?: string } | undefined {
   const icon = item.iconPath;
-  if (icon instanceof vscode.ThemeIcon) return { id: icon.id, color: icon.color?.id };
+  // ThemeColor's `id` is missing from the older @types/vscode that engines.vscode pins (it is there at run time).
+  if (icon instanceof vscode.ThemeIcon) return { id: icon.id, color: (icon.color as { id?: string } | undefined)?.id };
   return undefined;
 }
