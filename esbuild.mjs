@@ -25,6 +25,18 @@ function walk(dir, test) {
   return out;
 }
 
+// zod re-exports every one of its ~50 message locales as `z.locales`, which keeps them all in a bundle (260 kB
+// minified); nothing here uses them: its locales index is replaced by English only (zod's default, loaded anyway).
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (a) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(a.importer) ? { path: join(dirname(a.importer), '../locales/index.js'), namespace: 'zod-locales' } : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (a) =>
+      ({ contents: "export { default as en } from './en.js';", resolveDir: dirname(a.path), loader: 'js' }));
+  },
+};
+
 const node = {
   bundle: true,
   platform: 'node',
@@ -36,6 +48,7 @@ const node = {
   external: ['vscode'],
   // jsonc-parser's UMD entry loads its parts with a dynamic require that a bundle cannot follow: prefer ESM entries.
   mainFields: ['module', 'main'],
+  plugins: [zodEnglishOnly],
 };
 
 const configs = [
@@ -51,7 +64,7 @@ const webviewEntries = Object.fromEntries(
 if (Object.keys(webviewEntries).length) {
   configs.push({
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
-    logLevel: 'warning', entryPoints: webviewEntries, outdir: 'out/webview',
+    logLevel: 'warning', entryPoints: webviewEntries, outdir: 'out/webview', plugins: [zodEnglishOnly],
   });
 }
 
@@ -88,7 +101,7 @@ function afterBuild() {
 
 if (watch) {
   const contexts = await Promise.all(configs.map((c) => esbuild.context({
-    ...c, plugins: [{ name: 'after', setup(b) { b.onEnd(() => { try { afterBuild(); } catch (e) { console.error(e); } }); } }],
+    ...c, plugins: [...(c.plugins ?? []), { name: 'after', setup(b) { b.onEnd(() => { try { afterBuild(); } catch (e) { console.error(e); } }); } }],
   })));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('esbuild: watching');
