@@ -12,8 +12,6 @@ CS_VERSION=4.139.1
 CHROMIUM="${HARBOR_RUNS_CHROMIUM:-/usr/bin/chromium}"
 LOG="$TOOLS/install.log"
 REPRO="HARBOR_RUNS_TOOLS='$TOOLS' bash .ci/install-tools.sh"
-mkdir -p "$TOOLS"
-: > "$LOG"
 SECONDS=0
 
 # fail <what failed> <what to try>: the step, the one command that reproduces it, what to try, the log's tail.
@@ -27,7 +25,13 @@ fail() {
   } >&2
   exit 1
 }
-step() { echo "install-tools: $1" >&2; printf '\n== %s (%s)\n' "$1" "$(date -u +%FT%TZ)" >>"$LOG"; }
+# The log is started by the first step that installs something: a run with nothing to do leaves the folder alone.
+logging=0
+step() {
+  echo "install-tools: $1" >&2
+  if [ $logging = 0 ]; then mkdir -p "$TOOLS" && : >"$LOG" && logging=1; fi
+  printf '\n== %s (%s)\n' "$1" "$(date -u +%FT%TZ)" >>"$LOG"
+}
 
 SUDO=()
 if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=(sudo -n); fi
