@@ -18,12 +18,14 @@ export class VscodeFs implements FsPort {
   /** Present for `file:` paths only (FsPort's optional fast paths; other schemes go through workspace.fs). */
   readonly openSequential?: FsPort['openSequential'];
   readonly listDirs?: FsPort['listDirs'];
+  readonly probeDirs?: FsPort['probeDirs'];
 
   /** `scheme` is the workspace folders' URI scheme ('file' locally and over remotes). */
   constructor(private readonly scheme = 'file') {
     if (scheme === 'file') {
       this.openSequential = (p) => this.node.openSequential(p);
       this.listDirs = (paths) => this.node.listDirs(paths);
+      this.probeDirs = (candidates, names) => this.node.probeDirs(candidates, names);
     }
   }
 

@@ -1,18 +1,19 @@
-// `harbor-runs signatures <rollouts.jsonl> [--out FILE]`: records what sits under the run's output names now (the
+// `harbor-runs signatures <rollouts.jsonl> [--out FILE] [--resumed]`: records what sits under the run's output names now (the
 // output signatures a fresh start takes before it dispatches) to the `<stem>_signatures.json` sidecar, which the
 // summary writer then uses to tell an earlier run's files (unchanged since) from this run's. Exit 0 written, 1 could
-// not write, 2 usage.
+// not write, 2 usage. With --resumed (taken before a resumed run) the sidecar says so, and the writer then reads
+// every output as the run's own.
 import * as path from 'node:path';
 import { NodeFs } from '../../core/fs/nodeFs';
 import { outputSignatures, signaturesPathFor, signaturesSidecar } from '../../core/summary';
 import { parseArgs, UsageError } from '../args';
 
-const USAGE = 'usage: harbor-runs signatures <rollouts.jsonl> [--out FILE]\n';
+const USAGE = 'usage: harbor-runs signatures <rollouts.jsonl> [--out FILE] [--resumed]\n';
 
 export async function run(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs(argv, { values: ['out'] });
+    args = parseArgs(argv, { flags: ['resumed'], values: ['out'] });
     if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? 'give exactly one rollouts file' : 'the rollouts file is missing');
     if ((args.values.get('out')?.length ?? 0) > 1) throw new UsageError('--out is given more than once');
   } catch (e) {
@@ -26,7 +27,7 @@ export async function run(argv: string[]): Promise<number> {
   const fs = new NodeFs();
   try {
     const sigs = await outputSignatures(fs, rollouts);
-    const doc = signaturesSidecar(rollouts, sigs, Date.now());
+    const doc = signaturesSidecar(rollouts, sigs, Date.now(), args.flags.has('resumed'));
     await fs.writeFileAtomic(out, new TextEncoder().encode(`${JSON.stringify(doc, null, 2)}\n`));
     process.stdout.write(`${out}\n`);
     const present = Object.entries(sigs).filter(([, s]) => s).map(([k]) => k);

@@ -1,5 +1,5 @@
-// `harbor-runs summary <rollouts.jsonl> [--split S] [--before-dispatch FILE] [--target T] [--agent A] [--taskset TS]
-//   [--unvalidated TASK[=REASON]]... [--skipped TASK=REASON]...`: writes `<stem>_run_summary.json` with exactly the
+// `harbor-runs summary <rollouts.jsonl> [--split S] [--before-dispatch FILE | --resumed] [--target T] [--agent A]
+//   [--taskset TS] [--num-repeats N] [--run-config FILE] [--unvalidated TASK[=REASON]]... [--skipped TASK=REASON]...`: writes `<stem>_run_summary.json` with exactly the
 // bytes the VS Code command writes (writeRunSummary → serializeSummary). Exit 0 written, 1 could not write, 2 usage.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -8,8 +8,8 @@ import { parseSignatures, writeRunSummary, type OutputSignatures, type Removable
 import type { Problem } from '../../core/model';
 import { parseArgs, UsageError } from '../args';
 
-const USAGE = 'usage: harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE] [--target T] [--agent A]'
-  + ' [--taskset TS] [--unvalidated TASK[=REASON]]... [--skipped TASK=REASON]...\n';
+const USAGE = 'usage: harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE | --resumed] [--target T] [--agent A]'
+  + ' [--taskset TS] [--num-repeats N] [--run-config FILE] [--unvalidated TASK[=REASON]]... [--skipped TASK=REASON]...\n';
 
 /** NodeFs can remove files, so a write can clean up the temp files of writers that were killed. */
 export const NodeFsWithRemove: new () => RemovableFs = NodeFs;
@@ -27,6 +27,9 @@ function reasons(list: string[] | undefined, defaultReason: string | undefined, 
   return out;
 }
 
+/** Info problems the CLI prints too: they say how the run was read. */
+const SAID = new Set(['run-config-located', 'resumed']);
+
 export function formatProblem(p: Problem): string {
   return `${p.severity}: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`;
 }
@@ -34,11 +37,14 @@ export function formatProblem(p: Problem): string {
 export async function run(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs(argv, { flags: ['quiet'], values: ['split', 'before-dispatch', 'target', 'agent', 'taskset', 'unvalidated', 'skipped'] });
+    args = parseArgs(argv, { flags: ['quiet', 'resumed'], values: ['split', 'before-dispatch', 'target', 'agent', 'taskset', 'num-repeats', 'run-config', 'unvalidated', 'skipped'] });
     if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? 'give exactly one rollouts file' : 'the rollouts file is missing');
-    for (const k of ['split', 'before-dispatch', 'target', 'agent', 'taskset']) {
+    for (const k of ['split', 'before-dispatch', 'target', 'agent', 'taskset', 'num-repeats', 'run-config']) {
       if ((args.values.get(k)?.length ?? 0) > 1) throw new UsageError(`--${k} is given more than once`);
     }
+    if (args.flags.has('resumed') && args.values.has('before-dispatch')) throw new UsageError('--resumed and --before-dispatch exclude each other');
+    const nr = args.values.get('num-repeats')?.[0];
+    if (nr !== undefined && !/^[1-9]\d*$/.test(nr)) throw new UsageError('--num-repeats needs a positive whole number');
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`harbor-runs summary: ${e.message}\n${USAGE}`);
@@ -55,7 +61,8 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const rollouts = path.resolve(args.positionals[0]).split(path.sep).join('/');
-  let beforeDispatch: OutputSignatures | null | undefined;
+  // --resumed: a resumed run's cached rows are its own, whatever signatures sidecar an earlier fresh start left.
+  let beforeDispatch: OutputSignatures | null | undefined = args.flags.has('resumed') ? null : undefined;
   const bd = one('before-dispatch');
   if (bd !== undefined) {
     let text: string;
@@ -74,11 +81,14 @@ export async function run(argv: string[]): Promise<number> {
   if (one('target') !== undefined) identity.target = one('target');
   if (one('agent') !== undefined) identity.agent = one('agent');
   if (one('taskset') !== undefined) identity.taskset = one('taskset');
+  const numRepeats = one('num-repeats') !== undefined ? Number(one('num-repeats')) : undefined;
+  const runConfig = one('run-config') !== undefined ? path.resolve(one('run-config')!).split(path.sep).join('/') : undefined;
   const res = await writeRunSummary(new NodeFsWithRemove(), rollouts, {
-    split: one('split'), beforeDispatch, unvalidated, skipped, identity,
+    split: one('split'), beforeDispatch, unvalidated, skipped, identity, numRepeats, runConfig,
   });
   if (!args.flags.has('quiet')) {
-    for (const p of res.problems) if (p.severity !== 'info') process.stderr.write(`${formatProblem(p)}\n`);
+    // Warnings and errors, and which run config was used and whether the run was read as resumed.
+    for (const p of res.problems) if (p.severity !== 'info' || SAID.has(p.code)) process.stderr.write(`${formatProblem(p)}\n`);
   }
   if (res.error || !res.document) {
     process.stderr.write(`harbor-runs summary: ${res.error ?? 'nothing written'}\n`);

@@ -15,10 +15,15 @@ const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const typeOf = (s) => (s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other');
+const GONE = new Set(['ENOENT', 'ENOTDIR']);
 function list(p) {
   let ents;
   try { ents = fs.readdirSync(p, { withFileTypes: true }); }
-  catch { try { return fs.statSync(p).isDirectory() ? [] : undefined; } catch { return undefined; } }
+  catch (e) {
+    // Nothing there (the common failure): one thrown error, no stat.
+    if (e && GONE.has(e.code)) return undefined;
+    try { return fs.statSync(p).isDirectory() ? [] : undefined; } catch { return undefined; }
+  }
   const out = new Array(ents.length);
   for (let i = 0; i < ents.length; i++) {
     const e = ents[i];
@@ -28,14 +33,38 @@ function list(p) {
   }
   return out;
 }
+// probe: per item, the first candidate that is a folder and which of the wanted names it holds, as one number:
+// -1 when no candidate is a folder, else (candidate index << 16) | (bit k set when names[k] is there with its type).
+function probe(candidates, names) {
+  const out = new Int32Array(candidates.length);
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
+    let v = -1;
+    for (let at = 0; at < c.length && v < 0; at++) {
+      const l = list(c[at]);
+      if (l === undefined) continue;
+      let bits = 0;
+      for (const [name, type] of l) for (let k = 0; k < names.length; k++) if (names[k][0] === name && names[k][1] === type) bits |= 1 << k;
+      v = (at << 16) | bits;
+    }
+    out[i] = v;
+  }
+  return out;
+}
 parentPort.on('message', (m) => {
+  if (m.candidates) {
+    const out = probe(m.candidates, m.names);
+    parentPort.postMessage({ id: m.id, out }, [out.buffer]);
+    return;
+  }
   const out = new Array(m.paths.length);
   for (let i = 0; i < m.paths.length; i++) out[i] = list(m.paths[i]);
   parentPort.postMessage({ id: m.id, out });
 });
 `;
 
-interface Pending { resolve(v: Listing[]): void; reject(e: Error): void }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+interface Pending { resolve(v: any): void; reject(e: Error): void }
 
 export class DirLister {
   private worker: Worker | undefined;
@@ -45,13 +74,22 @@ export class DirLister {
 
   /** Entries of every path, in order; rejects when no worker can run (the caller then lists the folders itself). */
   list(paths: readonly string[]): Promise<Listing[]> {
+    return this.ask<Listing[]>({ paths });
+  }
+
+  /** FsPort.probeDirs on the worker: one number per item (see port.ts). */
+  probe(candidates: readonly (readonly string[])[], names: readonly (readonly [string, EntryType])[]): Promise<Int32Array> {
+    return this.ask<Int32Array>({ candidates, names });
+  }
+
+  private ask<T>(message: object): Promise<T> {
     if (this.failed) return Promise.reject(this.failed);
     const w = this.start();
     const id = this.nextId++;
-    return new Promise<Listing[]>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) w.ref();
-      w.postMessage({ id, paths });
+      w.postMessage({ id, ...message });
     });
   }
 
@@ -67,7 +105,7 @@ export class DirLister {
     if (this.worker) return this.worker;
     const w = new Worker(WORKER_SOURCE, { eval: true });
     w.unref();
-    w.on('message', (m: { id: number; out: Listing[] }) => {
+    w.on('message', (m: { id: number; out: unknown }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);

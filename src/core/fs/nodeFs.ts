@@ -85,6 +85,27 @@ export class NodeFs implements FsPort {
     }
   }
 
+  /** On the folder lister's worker thread; candidate by candidate here when no worker can start. */
+  async probeDirs(candidates: readonly (readonly string[])[], names: readonly (readonly [string, EntryType])[]): Promise<Int32Array> {
+    try {
+      return await sharedDirLister().probe(candidates, names);
+    } catch {
+      const out = new Int32Array(candidates.length).fill(-1);
+      for (let i = 0; i < candidates.length; i++) {
+        const c = candidates[i];
+        for (let at = 0; at < c.length; at++) {
+          const list = await this.readDir(c[at]);
+          if (!list.length && (await this.stat(c[at]))?.type !== 'dir') continue;
+          let bits = 0;
+          for (const [name, type] of list) names.forEach(([n, t], k) => { if (n === name && t === type) bits |= 1 << k; });
+          out[i] = (at << 16) | bits;
+          break;
+        }
+      }
+      return out;
+    }
+  }
+
   async mkdirp(p: string): Promise<void> {
     await fsp.mkdir(p, { recursive: true });
   }

@@ -38,6 +38,13 @@ export interface FsPort {
    * one verifier folder per row). Per folder its entries, or undefined when no folder is there.
    */
   listDirs?(paths: readonly string[]): Promise<([string, EntryType][] | undefined)[]>;
+  /**
+   * Optional: for each item, the first of its candidate paths that is a folder, and which of `names` (name and
+   * type) it holds, as one number: -1 when no candidate is a folder, else `(candidate index << 16) | bits`, bit k
+   * set when `names[k]` is there (at most 16 names). Off the caller's thread where the backend can (the summary
+   * writer asks for 40k verifier folders, each where the row names it or where a moved results folder put it).
+   */
+  probeDirs?(candidates: readonly (readonly string[])[], names: readonly (readonly [string, EntryType])[]): Promise<Int32Array>;
   /** Creates the folder and its parents. */
   mkdirp(path: string): Promise<void>;
   /**

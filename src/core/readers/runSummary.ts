@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { EntryType, FsPort } from '../fs/port';
 import type { Attempt, FailureDetail, NamedReason, Problem, Run, RunFile, Task } from '../model';
 import { classifyNemoRepeat } from '../outcome';
-import { buildRunSummary, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX } from '../summary';
+import { buildRunSummary, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX, UnreadableRunFile } from '../summary';
 import { issueProblems, parseJsonDocument, problemAt, readJsonDocument, type JsonDocument } from './jsonFile';
 import { repeatEvidence, resolveRel } from './nemo/repeatEvidence';
 import {
@@ -26,7 +26,14 @@ export async function readRunSummary(fs: FsPort, summaryPath: string): Promise<R
 /** A rollouts file that has no summary yet: the summary is built in memory and read like a written one. */
 export async function readNemoRollouts(fs: FsPort, rolloutsPath: string): Promise<Run> {
   const summaryPath = runSummaryPathFor(rolloutsPath);
-  const built = await buildRunSummary(fs, rolloutsPath, {});
+  let built: Awaited<ReturnType<typeof buildRunSummary>>;
+  try {
+    built = await buildRunSummary(fs, rolloutsPath, {});
+  } catch (e) {
+    if (!(e instanceof UnreadableRunFile)) throw e;
+    const problem: Problem = { file: e.file, severity: 'error', code: 'unreadable', message: e.message };
+    return emptyRun({ summaryPath, anchor: rolloutsPath, virtual: true, rolloutsPath }, path.posix.dirname(summaryPath), [problem]);
+  }
   const text = JSON.stringify(built.document, null, 2);
   const doc: JsonDocument = { ...parseJsonDocument(rolloutsPath, text, 'run summary'), path: rolloutsPath };
   return runFromSummaryDocument(fs, doc, {

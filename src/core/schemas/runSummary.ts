@@ -83,6 +83,7 @@ export const RunSummarySchema = z.object({
   missing_paths: z.array(Rel).meta({ description: 'Paths the rows name that are not on disk, relative to this file.' }),
   unvalidated: z.record(z.string(), z.string()).meta({ description: 'Tasks reference validation left out, with the reason (NO_REFERENCE_SOLUTION); they have no task entry.' }),
   skipped: z.record(z.string(), z.string()).meta({ description: 'Tasks that did not load, with the reason.' }),
+  schedule_unknown: z.string().optional().meta({ description: 'Present only when no file of the run records its schedule (no materialized inputs, rollouts or failures of its own, and no repeat count): why; the tasks are then listed with no repeat.' }),
   tasks: z.array(RunSummaryTaskSchema).meta({ description: 'One entry per selected task, one repeat entry per selected repeat.' }),
 }).loose();
 

@@ -131,3 +131,42 @@ export async function readManifestDataset(fs: FsPort, folder: string): Promise<M
     return {};
   }
 }
+
+/** The identity this run's own files give (run config, manifest, rows); null where none records it. */
+export interface RunIdentity {
+  target: string | null;
+  taskset: string | null;
+  agent: string | null;
+  dataset: { source: string | null; name: string | null; version: string | null; folder: string | null; digests: Record<string, string> };
+}
+
+/**
+ * Item 1 of round 2: the identity is this run's. A flag wins; then what this run's files record; an earlier summary
+ * only fills what no file of this run records (the target, always: no file holds it), and where it says otherwise
+ * than this run's files, that is a warning (this run's value is written).
+ */
+export function resolveIdentity(flags: { target?: string | null; agent?: string | null; taskset?: string | null } | undefined,
+  own: RunIdentity, previous: PreviousSummary | undefined, file: string, problems: Problem[]): RunIdentity {
+  const pick = (key: string, flag: string | null | undefined, mine: string | null, prev: string | null | undefined): string | null => {
+    if (flag !== undefined) return flag;
+    if (mine !== null && prev != null && prev !== mine) {
+      problems.push({ file, severity: 'warning', code: 'identity-changed',
+        message: `the earlier summary says ${key} '${prev}', this run's files say '${mine}': this run's is written` });
+    }
+    return mine ?? prev ?? null;
+  };
+  const p = previous?.dataset;
+  const digests = Object.keys(own.dataset.digests).length ? own.dataset.digests : p?.digests ?? {};
+  return {
+    target: pick('target', flags?.target, own.target, previous?.target),
+    taskset: pick('taskset', flags?.taskset, own.taskset, previous?.taskset),
+    agent: pick('agent', flags?.agent, own.agent, previous?.agent),
+    dataset: {
+      source: pick('dataset.source', undefined, own.dataset.source, p?.source),
+      name: pick('dataset.name', undefined, own.dataset.name, p?.name),
+      version: pick('dataset.version', undefined, own.dataset.version, p?.version),
+      folder: pick('dataset.folder', undefined, own.dataset.folder, p?.folder),
+      digests,
+    },
+  };
+}

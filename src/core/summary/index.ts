@@ -3,6 +3,7 @@ export {
   runSummaryPathFor, signaturesPathFor, relativePath, RUN_SUMMARY_SUFFIX, isRunSummaryPath, rolloutsPathForSummary, rolloutsStem,
 } from './paths';
 export { buildRunSummary, type SummaryOptions } from './build';
+export { UnreadableRunFile } from './rows';
 export { writeRunSummary, cleanStaleTemps, tempPattern, type WriteResult, type WriteOptions, type RemovableFs } from './write';
 export {
   outputSignatures, fileSignature, parseSignatures, readSignaturesSidecar, signaturesSidecar,

@@ -27,5 +27,5 @@ export const REPEAT_KEYS = [
 
 export const TOP_KEYS = [
   'schema_version', 'target', 'taskset', 'agent', 'dataset', 'task_source', 'result_task_source', 'files',
-  'stale_files', 'missing_paths', 'unvalidated', 'skipped', 'tasks',
+  'stale_files', 'missing_paths', 'unvalidated', 'skipped', 'schedule_unknown', 'tasks',
 ] as const;

@@ -32,6 +32,11 @@ export function isAbsolutePath(p: string): boolean {
 /** An absolute POSIX path already normal: `/` then segments that are neither empty, `.` nor `..`, no backslash. */
 const NORMAL = /^(?:\/(?!\.\.?(?:\/|$))[^/\\]+)+$/;
 
+/** Whether `p` is an absolute path with no `.`, `..` or empty segment (nothing to resolve before the disk is asked). */
+export function isNormalAbsolute(p: string): boolean {
+  return NORMAL.test(p);
+}
+
 /** Normalises `.` / `..` / duplicate slashes of an absolute path. */
 export function normalizePath(p: string): string {
   if (NORMAL.test(p)) return p;

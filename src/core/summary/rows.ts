@@ -42,6 +42,8 @@ export interface FailureRecord {
 
 export interface RepeatRecord {
   repeat: number;
+  /** The line of the result row taken (to name an earlier row when a later one names the same repeat). */
+  resultLine?: number;
   result?: ResultRecord;
   failure?: FailureRecord;
   input?: InputRecord;
@@ -65,16 +67,22 @@ export class Selection {
     return this.byId.get(taskId);
   }
 
-  /** The repeat's record; created (with its task) when `create`, else undefined when not selected. */
-  repeat(taskId: string, taskIndex: number | null, repeat: number, taskset: string | null, create: boolean): RepeatRecord | undefined {
+  /** The task's record, created (with no repeat) when not selected yet. */
+  task(taskId: string, taskIndex: number | null, taskset: string | null): TaskRecord {
     let k = this.key(taskId, taskIndex);
     if (!k) {
-      if (!create) return undefined;
       k = taskIndex !== null ? `i:${taskIndex}` : `t:${taskId}`;
       this.tasks.set(k, { taskId, taskIndex, taskset, order: this.tasks.size, repeats: new Map() });
       if (!this.byId.has(taskId)) this.byId.set(taskId, k);
     }
-    const t = this.tasks.get(k)!;
+    return this.tasks.get(k)!;
+  }
+
+  /** The repeat's record; created (with its task) when `create`, else undefined when not selected. */
+  repeat(taskId: string, taskIndex: number | null, repeat: number, taskset: string | null, create: boolean): RepeatRecord | undefined {
+    const k = this.key(taskId, taskIndex);
+    if (!k && !create) return undefined;
+    const t = k ? this.tasks.get(k)! : this.task(taskId, taskIndex, taskset);
     let r = t.repeats.get(repeat);
     if (!r) {
       if (!create) return undefined;
@@ -111,11 +119,36 @@ const obj = (v: unknown): Record<string, unknown> | null =>
 
 const MAX_PROBLEMS_PER_FILE = 50;
 
-/** Streams `path`, handing every picked object line to `onRow`. Bad lines become Problems naming file and line. */
+/** A run file that exists but cannot be read (rule 8 of round 2): the summary would call its repeats missing. */
+export class UnreadableRunFile extends Error {
+  constructor(readonly file: string, cause: string) {
+    super(`cannot read ${file}: ${cause}`);
+    this.name = 'UnreadableRunFile';
+  }
+}
+
+/** Best effort: the task and repeat a cut-off row names, when its identity keys came before the cut. */
+function partialIdentity(buf: Uint8Array, start: number, end: number): string {
+  const text = new TextDecoder().decode(buf.subarray(start, Math.min(end, start + (1 << 20))));
+  const task = /"_ng_task_id"\s*:\s*(?:\{[^{}]*?"task_id"\s*:\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)")/.exec(text)
+    ?? /"task_id"\s*:\s*(?:\{[^{}]*?"task_id"\s*:\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)")/.exec(text);
+  const rep = /"_ng_rollout_index"\s*:\s*(\d+)/.exec(text);
+  const id = task ? task[1] ?? task[2] : undefined;
+  if (id === undefined) return '';
+  return ` (task ${id}${rep ? ` repeat ${rep[1]}` : ''})`;
+}
+
+/** Problems of one file, at most MAX_PROBLEMS_PER_FILE of them listed (then one "more" line). */
+export type Report = (p: Problem) => void;
+
+/**
+ * Streams `path`, handing every picked object line to `onRow`. Bad lines become Problems naming file and line; a
+ * file that cannot be read throws UnreadableRunFile (with `fatal`) or is one Problem.
+ */
 async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
-  onRow: (row: Record<string, unknown>, line: number) => void): Promise<void> {
+  onRow: (row: Record<string, unknown>, line: number, report: Report) => void, fatal = true): Promise<void> {
   let reported = 0;
-  const add = (p: Problem) => { if (reported++ < MAX_PROBLEMS_PER_FILE) ctx.problems.push(p); };
+  const add: Report = (p) => { if (reported++ < MAX_PROBLEMS_PER_FILE) ctx.problems.push(p); };
   try {
     await forEachLine(ctx.fs, path, (buf, start, end, line, terminated) => {
       ctx.onBytes?.(end - start + 1);
@@ -125,31 +158,35 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
       if (k === end) return;
       try {
         // A SyntaxError from onRow is the line's too (a value the picker handed back unparsed did not parse).
-        onRow(picker.pickRange(buf, k, end), line);
+        onRow(picker.pickRange(buf, k, end), line, add);
       } catch (e) {
         if (!(e instanceof SyntaxError)) throw e;
         add(terminated
           ? { file: path, line, severity: 'error', code: 'parse-error', message: `line ${line} is not a valid JSON object: ${(e as Error).message}` }
-          : { file: path, line, severity: 'info', code: 'incomplete-tail', message: `line ${line} is incomplete (no newline yet): the file is probably still being written` });
+          // The last row cut off: a killed run (or one still writing). Its repeat is read as if it had no row.
+          : { file: path, line, severity: 'warning', code: 'incomplete-tail',
+            message: `line ${line} is cut off (no newline at the end of the file: a killed run, or one still writing)${partialIdentity(buf, k, end)}: left out` });
         return;
       }
     }, undefined, ctx.afterChunk);
   } catch (e) {
     if (ctx.signal?.aborted) throw e;
-    add({ file: path, severity: 'error', code: 'unreadable', message: `cannot read ${path}: ${(e as Error).message}` });
+    const message = (e as Error).message;
+    add({ file: path, severity: 'error', code: 'unreadable', message: `cannot read ${path}: ${message}` });
+    if (fatal) throw new UnreadableRunFile(path, message);
   }
   if (reported > MAX_PROBLEMS_PER_FILE) {
     ctx.problems.push({ file: path, severity: 'warning', code: 'more-problems', message: `${reported - MAX_PROBLEMS_PER_FILE} more problems in ${path} not listed` });
   }
 }
 
-function identity(ctx: ScanContext, path: string, line: number, row: Record<string, unknown>, idKey: string):
+function identity(report: Report, path: string, line: number, row: Record<string, unknown>, idKey: string):
 { taskId: string; taskIndex: number | null; repeat: number; taskset: string | null } | undefined {
   const raw = row[idKey] ?? row._ng_task_id;
   const taskId = taskIdOf(raw);
   const repeat = int(row._ng_rollout_index);
   if (taskId === undefined || repeat === null) {
-    ctx.problems.push({ file: path, line, severity: 'warning', code: 'row-without-identity',
+    report({ file: path, line, severity: 'warning', code: 'row-without-identity',
       message: `line ${line} names no task id and _ng_rollout_index: left out` });
     return undefined;
   }
@@ -183,8 +220,8 @@ export async function readSchedule(ctx: ScanContext, path: string, sel: Selectio
   // The repeats of a task are usually written one after another with the same bytes: then the row before's input
   // is taken as is, without parsing `task_input` again.
   let last: { taskId: string; bytes: Uint8Array; input: InputRecord } | undefined;
-  await scanFile(ctx, path, INPUT_RAW, (row, line) => {
-    const id = identity(ctx, path, line, row, 'task_id');
+  await scanFile(ctx, path, INPUT_RAW, (row, line, report) => {
+    const id = identity(report, path, line, row, 'task_id');
     if (!id) return;
     source ??= str(row.task_source);
     const raw = row.task_input instanceof RawValue ? row.task_input : undefined;
@@ -205,10 +242,11 @@ export async function readSchedule(ctx: ScanContext, path: string, sel: Selectio
 }
 
 /**
- * Selects from un-expanded input rows (the collated input, else the prepared rows) when nothing else names the run's
- * schedule: one task per distinct task id, in file order (index = `_ng_task_index` or that order), `repeats` each.
+ * Selects from un-expanded input rows (the prepared rows, else the collated input) when nothing else names the run's
+ * schedule: one task per distinct task id, in file order (index = `_ng_task_index` or that order), `repeats` each;
+ * with `repeats` null (no file records the count) the tasks are selected with no repeat at all.
  */
-export async function readUnexpanded(ctx: ScanContext, path: string, sel: Selection, repeats: number): Promise<void> {
+export async function readUnexpanded(ctx: ScanContext, path: string, sel: Selection, repeats: number | null): Promise<void> {
   let order = 0;
   await scanFile(ctx, path, INPUT, (row) => {
     const taskId = taskIdOf(row.task_id ?? row._ng_task_id);
@@ -216,10 +254,10 @@ export async function readUnexpanded(ctx: ScanContext, path: string, sel: Select
     const index = int(row._ng_task_index) ?? order;
     order++;
     const ts = obj(row.task_id)?.taskset;
-    for (let r = 0; r < repeats; r++) {
-      sel.repeat(taskId, index, r, typeof ts === 'string' ? ts : null, true)!.input = inputOf(row.task_input);
-    }
-  });
+    const taskset = typeof ts === 'string' ? ts : null;
+    sel.task(taskId, index, taskset);
+    for (let r = 0; r < (repeats ?? 0); r++) sel.repeat(taskId, index, r, taskset, true)!.input = inputOf(row.task_input);
+  }, false);
 }
 
 export interface RowsSummary { taskSources: Set<string>; rows: number; notSelected: number; taskIndexes: Set<string> }
@@ -227,8 +265,8 @@ export interface RowsSummary { taskSources: Set<string>; rows: number; notSelect
 /** Reads result or failure rows into the selection (`create`: no schedule, the rows themselves select). */
 export async function readRows(ctx: ScanContext, path: string, kind: 'result' | 'failure', sel: Selection, create: boolean,
   acc: RowsSummary, logDirs: Set<string>, prefetch?: { add(logsDir: string): void }): Promise<void> {
-  await scanFile(ctx, path, RESULT, (row, line) => {
-    const id = identity(ctx, path, line, row, '_ng_task_id');
+  await scanFile(ctx, path, RESULT, (row, line, report) => {
+    const id = identity(report, path, line, row, '_ng_task_id');
     if (!id) return;
     acc.rows++;
     const ts = str(row.task_source);
@@ -239,7 +277,13 @@ export async function readRows(ctx: ScanContext, path: string, kind: 'result' | 
       const logsDir = str(row.verifier_logs_dir);
       if (logsDir && logDirs.size < 64) logDirs.add(logsDir);
       if (logsDir) prefetch?.add(logsDir);
-      // A later row for the same repeat (a retry, a resumed run) replaces an earlier one.
+      // Two result rows for one repeat: the later one is kept (as a resumed run's collector would read the file),
+      // and the earlier one is named, so nothing is skipped over silently.
+      if (r.resultLine !== undefined) {
+        report({ file: path, line, severity: 'warning', code: 'duplicate-row',
+          message: `line ${line} is a second row for task ${id.taskId} repeat ${id.repeat} (the first is line ${r.resultLine}): line ${line} is kept` });
+      }
+      r.resultLine = line;
       r.result = {
         reward: num(row.reward), mask_sample: bool(row.mask_sample), failure_kind: str(row.failure_kind),
         failure_reason: str(row.failure_reason), verifier_mode: str(row.verifier_mode), logsDir,

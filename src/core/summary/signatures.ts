@@ -25,10 +25,13 @@ export interface SignaturesSidecar {
   schema_version: 1;
   rollouts: string;
   taken_at_ms: number;
+  /** Recorded before a resumed run (`harbor-runs signatures --resumed`): its cached rows are its own, nothing is stale. */
+  resumed?: true;
   signatures: OutputSignatures;
 }
 
-async function headHash(fs: FsPort, path: string, size: number): Promise<string> {
+/** SHA-256 of the first min(size, 64 KiB) bytes of the file. */
+export async function headHash(fs: FsPort, path: string, size: number): Promise<string> {
   const h = createHash('sha256');
   let left = Math.min(size, HEAD_BYTES);
   if (left > 0) {
@@ -66,8 +69,27 @@ export function sameSignature(a: FileSignature | null | undefined, b: FileSignat
   return a.size === b.size && a.mtime_ms === b.mtime_ms && a.head_sha256 === b.head_sha256;
 }
 
-export function signaturesSidecar(rolloutsPath: string, sigs: OutputSignatures, nowMs: number): SignaturesSidecar {
-  return { schema_version: 1, rollouts: basename(rolloutsPath), taken_at_ms: nowMs, signatures: sigs };
+export function signaturesSidecar(rolloutsPath: string, sigs: OutputSignatures, nowMs: number, resumed = false): SignaturesSidecar {
+  return { schema_version: 1, rollouts: basename(rolloutsPath), taken_at_ms: nowMs, ...(resumed ? { resumed: true as const } : {}), signatures: sigs };
+}
+
+/**
+ * Whether an output grew by appending since its signature (same size-bounded head, larger now): a resumed run
+ * appends to the rollouts and failures files it resumes, a fresh start removes and rewrites them. So signatures a
+ * fresh start left in the sidecar, followed by a resume that appended, are not this run's dispatch.
+ */
+export async function appendedSince(fs: FsPort, rolloutsPath: string, sigs: OutputSignatures): Promise<boolean> {
+  const paths = outputPaths(rolloutsPath);
+  for (const k of ['rollouts', 'failures'] as const) {
+    const before = sigs[k];
+    if (!before || before.size === 0) continue;
+    const st = await fs.stat(paths[k]);
+    if (!st || st.type !== 'file' || st.size <= before.size) continue;
+    try {
+      if (await headHash(fs, paths[k], before.size) === before.head_sha256) return true;
+    } catch { /* unreadable: not told apart */ }
+  }
+  return false;
 }
 
 function validSig(v: unknown): FileSignature | null | undefined {
@@ -107,13 +129,20 @@ export function parseSignatures(text: string, file: string, problems: Problem[])
   return out;
 }
 
-/** Reads the `<stem>_signatures.json` sidecar when present; undefined when absent or unreadable (a Problem then). */
-export async function readSignaturesSidecar(fs: FsPort, rolloutsPath: string, problems: Problem[]): Promise<OutputSignatures | undefined> {
+/**
+ * Reads the `<stem>_signatures.json` sidecar when present; null when it was recorded before a resumed run
+ * (`"resumed": true`); undefined when absent or unreadable (a Problem then).
+ */
+export async function readSignaturesSidecar(fs: FsPort, rolloutsPath: string, problems: Problem[]): Promise<OutputSignatures | null | undefined> {
   const p = signaturesPathFor(rolloutsPath);
   const st = await fs.stat(p);
   if (!st || st.type !== 'file') return undefined;
   try {
-    return parseSignatures(new TextDecoder().decode(await fs.readFile(p)), p, problems);
+    const text = new TextDecoder().decode(await fs.readFile(p));
+    if (/"resumed"\s*:\s*true/.test(text)) {
+      try { if ((JSON.parse(text) as { resumed?: unknown }).resumed === true) return null; } catch { /* told by parseSignatures */ }
+    }
+    return parseSignatures(text, p, problems);
   } catch (e) {
     problems.push({ file: p, severity: 'error', code: 'signatures-unreadable', message: `cannot read ${p}: ${(e as Error).message}` });
     return undefined;

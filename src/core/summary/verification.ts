@@ -2,7 +2,7 @@
 // ABSOLUTE path it had at run time; a results folder moved as a whole is located by mapping that path from the
 // original results root onto the rollouts' folder (MovedRoot).
 import type { FsPort } from '../fs/port';
-import { isAbsolutePath, joinPath, resolvePath, type PathRelator } from './paths';
+import { isAbsolutePath, isNormalAbsolute, joinPath, normalizePath, resolvePath, type PathRelator } from './paths';
 
 export interface VerifierPaths {
   verifier_logs: string | null;
@@ -72,21 +72,6 @@ async function listDir(fs: FsPort, dir: string): Promise<[string, 'file' | 'dir'
   return st && st.type === 'dir' ? list : undefined;
 }
 
-/** The verification paths of one row (`logsDir` = the row's `verifier_logs_dir`). */
-export async function verifierPaths(fs: FsPort, rel: PathRelator, root: MovedRoot, logsDir: string | null | undefined): Promise<VerifierPaths> {
-  // test.sh never ran: nothing to collect, nothing missing.
-  if (!logsDir) return { ...NO_VERIFIER_PATHS, missing: [] };
-  // One readDir per row in the common case (the folder is there); stat only to tell an empty folder from a gone one.
-  let dir = resolvePath(root.currentRoot, logsDir);
-  let list = await listDir(fs, dir);
-  if (list === undefined) {
-    const mapped = root.map(dir);
-    if (mapped) { dir = mapped; list = await listDir(fs, dir); }
-  }
-  if (list === undefined) return { ...NO_VERIFIER_PATHS, missing: [await rel.rel(dir)] };
-  return pathsIn(rel, dir, list);
-}
-
 /** What a verifier folder holds, as bits (kept per row while the rows are scanned: a number, not five strings). */
 const OPTIONAL: readonly [string, 'file' | 'dir'][] = [
   ['test-stdout.txt', 'file'], ['reward.json', 'file'], ['reward.txt', 'file'], ['trajectory.json', 'file'], ['artifacts', 'dir'],
@@ -98,20 +83,6 @@ function holdings(list: [string, 'file' | 'dir' | 'other'][]): number {
     for (let k = 0; k < OPTIONAL.length; k++) if (OPTIONAL[k][0] === name && OPTIONAL[k][1] === type) bits |= 1 << k;
   }
   return bits;
-}
-
-/**
- * What the folder holds when it is where the row names it (relative to `currentRoot`), or undefined when nothing is
- * there: the answer then depends on the results root, known only once every row was read (MovedRoot). What the
- * prefetch runs while the rows are still being scanned.
- */
-async function holdingsAsWritten(fs: FsPort, currentRoot: string, logsDir: string): Promise<number | undefined> {
-  const list = await listDir(fs, resolvePath(currentRoot, logsDir));
-  return list === undefined ? undefined : holdings(list);
-}
-
-async function pathsIn(rel: PathRelator, dir: string, list: [string, 'file' | 'dir' | 'other'][]): Promise<VerifierPaths> {
-  return pathsOf(rel, dir, holdings(list));
 }
 
 async function pathsOf(rel: PathRelator, dir: string, bits: number): Promise<VerifierPaths> {
@@ -187,87 +158,204 @@ export class Pool {
   }
 }
 
-/**
- * Lists the rows' verifier folders while the rows are still being read (rule 7's common case: the folder is where the
- * row names it), so the disk work overlaps the scan instead of following it. `take` hands back the prefetched
- * answer for a folder (undefined: not found as written, or never asked) and forgets it (memory stays per repeat).
- */
 /** Listings allowed to wait before the scan pauses for them (about 1 MB of queued jobs). */
 const PREFETCH_BACKLOG = 2048;
 
-/** Folders per listDirs call, and batches allowed in flight before the scan waits for them. */
+/** Folders per probeDirs call, and batches allowed in flight before the scan waits for them. */
 const BATCH = 256;
 const BATCHES_IN_FLIGHT = 8;
+/** Rows' folders looked at to guess the original results root when no run config names it. */
+const ROOT_SAMPLE = 64;
+/** What a probe found: no candidate is a folder; or not where the row names it, with no other place tried. */
+const NONE = -1, NOT_AS_WRITTEN = -2;
 
+/**
+ * Rule 6 for a verifier folder: its folders' links resolved before any `..` is applied (as the seed's `_located`
+ * does), its own name kept. A normal absolute path (the common case) is taken as it is, without asking the disk.
+ */
+export async function locatedDir(fs: FsPort, currentRoot: string, logsDir: string): Promise<string> {
+  if (isNormalAbsolute(logsDir)) return logsDir;
+  const raw = isAbsolutePath(logsDir) ? logsDir : `${currentRoot.replace(/\/+$/, '')}/${logsDir}`;
+  const base = raw.replace(/\/+$/, '').split('/').pop();
+  if (!base || base === '.' || base === '..') return normalizePath(raw);
+  try {
+    return normalizePath(await fs.realpathDirs(raw.replace(/\/+$/, '')));
+  } catch {
+    return normalizePath(raw);
+  }
+}
+
+/** The candidates of a folder: where the row names it, then (a moved results folder) where that root is now. */
+function candidatesOf(root: MovedRoot | null, dir: string): string[] {
+  const mapped = root?.map(dir);
+  return mapped && mapped !== dir ? [dir, mapped] : [dir];
+}
+
+/** One folder probed by the backend's own means (readDir, then stat to tell an empty folder from a gone one). */
+async function probeOne(fs: FsPort, candidates: readonly string[]): Promise<number> {
+  for (let at = 0; at < candidates.length; at++) {
+    const list = await listDir(fs, candidates[at]);
+    if (list !== undefined) return (at << 16) | holdings(list);
+  }
+  return NONE;
+}
+
+/** Many folders probed: in batches through FsPort.probeDirs (a worker thread on Node), else a bounded pool. */
+async function probeMany(fs: FsPort, candidates: string[][], pool: Pool, signal?: AbortSignal): Promise<Int32Array> {
+  const out = new Int32Array(candidates.length);
+  const CHUNK = 4096;
+  for (let i = 0; i < candidates.length; i += CHUNK) {
+    if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
+    const part = candidates.slice(i, i + CHUNK);
+    const got = fs.probeDirs ? await fs.probeDirs(part, OPTIONAL).catch(() => undefined) : undefined;
+    if (got) out.set(got, i);
+    else out.set(await Promise.all(part.map((c) => pool.run(() => probeOne(fs, c)))), i);
+  }
+  return out;
+}
+
+/**
+ * The folders the scan did not find where the rows name them (gone, in a moved results folder, or named through
+ * `..`), located now that the results root is known: where the row names them (links resolved first), else where
+ * the moved root puts them. Probed in batches; a folder found nowhere is its verification's missing path.
+ */
+export async function resolveMissing(fs: FsPort, rel: PathRelator, root: MovedRoot, logsDirs: readonly string[],
+  signal?: AbortSignal): Promise<VerifierPaths[]> {
+  if (!logsDirs.length) return [];
+  const candidates: string[][] = [];
+  for (const d of logsDirs) candidates.push(candidatesOf(root, await locatedDir(fs, root.currentRoot, d)));
+  const found = await probeMany(fs, candidates, new Pool(48), signal);
+  const out: VerifierPaths[] = new Array(logsDirs.length);
+  for (let i = 0; i < logsDirs.length; i++) {
+    const c = candidates[i];
+    const v = found[i];
+    out[i] = v >= 0 ? await pathsOf(rel, c[v >>> 16], v & 0xffff)
+      : { ...NO_VERIFIER_PATHS, missing: [await rel.rel(c[c.length - 1])] };
+  }
+  return out;
+}
+
+interface Batch { logs: string[]; candidates: string[][]; done?: Promise<void> }
+
+/**
+ * Probes the rows' verifier folders while the rows are still being read (rule 7's common case: the folder is where
+ * the row names it, or where the moved results root puts it), so the disk work overlaps the scan instead of
+ * following it. With FsPort.probeDirs the folders go to a worker thread in batches and come back as one number each
+ * (no listing crosses threads, no promise per folder). `take` hands back the answer and forgets it (memory stays
+ * per repeat); 'slow' when the folder must be located after the scan (resolveMissing).
+ */
 export class VerifierPrefetch {
-  private readonly pending = new Map<string, Promise<number | undefined>>();
-  /** What the settled listings found (undefined: no folder there), until taken. */
-  private readonly settled = new Map<string, number | undefined>();
+  /** Per folder: the batch it is in (in flight), or what the probe found (see probeDirs; NONE, NOT_AS_WRITTEN). */
+  private readonly state = new Map<string, Batch | number>();
   private readonly pool: Pool;
-  /** With a backend that lists folders in batches (FsPort.listDirs): the batch being filled, and those in flight. */
-  private batch: { dirs: string[]; settle: ((bits: number | undefined) => void)[] } = { dirs: [], settle: [] };
+  private batch: Batch = { logs: [], candidates: [] };
   private readonly inFlight = new Set<Promise<void>>();
+  /** The moved results root, when known: a folder not where the row names it is then probed there too. */
+  private root: MovedRoot | null;
+  private readonly sample: string[] = [];
 
-  constructor(private readonly fs: FsPort, private readonly rel: PathRelator, private readonly currentRoot: string, limit = 48) {
+  constructor(private readonly fs: FsPort, private readonly rel: PathRelator, private readonly currentRoot: string,
+    root: MovedRoot | null, limit = 48) {
     this.pool = new Pool(limit);
+    this.root = root?.originalRoot ? root : null;
+  }
+
+  /**
+   * No run config named the original root: the rows' first folders name it (as build.ts guesses it after the scan,
+   * rootFromLogDirs); when it is gone, the folders after are probed in the moved root too.
+   */
+  private sampleRoot(logsDir: string): void {
+    if (this.root || this.sample.length >= ROOT_SAMPLE) return;
+    this.sample.push(logsDir);
+    if (this.sample.length < ROOT_SAMPLE) return;
+    const guess = rootFromLogDirs(this.sample);
+    if (guess) void this.fs.stat(guess).then((st) => { if (!st && !this.root) this.root = new MovedRoot(guess, this.currentRoot); }, () => undefined);
   }
 
   add(logsDir: string): void {
-    if (this.pending.has(logsDir)) return;
-    if (this.fs.listDirs) {
-      const p = new Promise<number | undefined>((resolve) => {
-        this.batch.dirs.push(resolvePath(this.currentRoot, logsDir));
-        this.batch.settle.push((bits) => { this.settled.set(logsDir, bits); resolve(bits); });
-      });
-      this.pending.set(logsDir, p);
-      if (this.batch.dirs.length >= BATCH) this.flush();
+    if (this.state.has(logsDir)) return;
+    // A path through `..` or `.` is located after the scan (its links resolved first, rule 6).
+    const dir = isAbsolutePath(logsDir) ? logsDir : `${this.currentRoot.replace(/\/+$/, '')}/${logsDir}`;
+    if (!isNormalAbsolute(dir)) { this.state.set(logsDir, NOT_AS_WRITTEN); return; }
+    this.sampleRoot(logsDir);
+    const b: Batch = this.fs.probeDirs ? this.batch : { logs: [], candidates: [] };
+    b.logs.push(logsDir);
+    b.candidates.push(candidatesOf(this.root, dir));
+    this.state.set(logsDir, b);
+    if (this.fs.probeDirs) {
+      if (b.logs.length >= BATCH) this.flush();
       return;
     }
-    const p = this.pool.run(() => holdingsAsWritten(this.fs, this.currentRoot, logsDir)).catch(() => undefined);
-    this.pending.set(logsDir, p);
+    b.done = this.pool.run(() => probeOne(this.fs, b.candidates[0])).then((v) => this.settle(b, 0, v), () => this.settle(b, 0, NOT_AS_WRITTEN));
   }
 
+  private settle(b: Batch, i: number, v: number): void {
+    const d = b.logs[i];
+    if (this.state.get(d) !== b) return;
+    // Not found, and the moved root not tried: located again after the scan (the root may be known by then).
+    this.state.set(d, v === NONE && b.candidates[i].length === 1 ? NOT_AS_WRITTEN : v);
+    if (v >= 0 && b.candidates[i].length > 1) this.found.set(d, b.candidates[i][v >>> 16]);
+    else if (v === NONE) this.found.set(d, b.candidates[i][b.candidates[i].length - 1]);
+  }
+
+  /** Where a settled probe found the folder (or, for NONE, the place it was last looked for), when not as written. */
+  private readonly found = new Map<string, string>();
+
   private flush(): void {
-    const { dirs, settle } = this.batch;
-    if (!dirs.length) return;
-    this.batch = { dirs: [], settle: [] };
-    const done: Promise<void> = this.fs.listDirs!(dirs).then(
-      (lists) => { for (let i = 0; i < settle.length; i++) settle[i](lists[i] === undefined ? undefined : holdings(lists[i]!)); },
-      () => { for (const s of settle) s(undefined); },
+    const b = this.batch;
+    if (!b.logs.length) return;
+    this.batch = { logs: [], candidates: [] };
+    const done: Promise<void> = this.fs.probeDirs!(b.candidates, OPTIONAL).then(
+      (got) => { for (let i = 0; i < b.logs.length; i++) this.settle(b, i, got[i]); },
+      () => { for (let i = 0; i < b.logs.length; i++) this.settle(b, i, NOT_AS_WRITTEN); },
     ).finally(() => { this.inFlight.delete(done); });
+    b.done = done;
     this.inFlight.add(done);
   }
 
-  /** After a chunk of rows: when too many listings wait, a promise to let them catch up (memory stays bounded). */
+  /** After a chunk of rows: when too many probes wait, a promise to let them catch up (memory stays bounded). */
   backpressure(): Promise<void> | undefined {
-    if (this.fs.listDirs) {
+    if (this.fs.probeDirs) {
       this.flush();
       return this.inFlight.size > BATCHES_IN_FLIGHT ? Promise.race(this.inFlight) : undefined;
     }
     return this.pool.backlog > PREFETCH_BACKLOG ? this.pool.whenBacklogAtMost(PREFETCH_BACKLOG / 4) : undefined;
   }
 
-  /**
-   * take() without waiting, for the common case (the listing has settled, the folder's parent was located before):
-   * the folder's paths; null when take() must be awaited instead.
-   */
-  takeNow(logsDir: string): VerifierPaths | null {
-    const bits = this.settled.get(logsDir);
-    if (bits === undefined) return null;
-    const logs = this.rel.relSync(resolvePath(this.currentRoot, logsDir));
-    if (logs === undefined) return null;
-    this.pending.delete(logsDir);
-    this.settled.delete(logsDir);
-    return pathsUnder(logs, bits);
+  private dirOf(logsDir: string): string {
+    return this.found.get(logsDir) ?? resolvePath(this.currentRoot, logsDir);
   }
 
-  async take(logsDir: string): Promise<VerifierPaths | undefined> {
-    const p = this.pending.get(logsDir);
-    if (!p) return undefined;
-    this.flush();
-    this.pending.delete(logsDir);
-    this.settled.delete(logsDir);
-    const bits = await p;
-    return bits === undefined ? undefined : pathsOf(this.rel, resolvePath(this.currentRoot, logsDir), bits);
+  private forget(logsDir: string): void {
+    this.state.delete(logsDir);
+    this.found.delete(logsDir);
+  }
+
+  /** The paths of a settled probe without waiting (the folder's parent located before); undefined otherwise. */
+  takeNow(logsDir: string): VerifierPaths | 'slow' | undefined {
+    const v = this.state.get(logsDir);
+    if (typeof v !== 'number') return undefined;
+    if (v === NOT_AS_WRITTEN) { this.forget(logsDir); return 'slow'; }
+    const logs = this.rel.relSync(this.dirOf(logsDir));
+    if (logs === undefined) return undefined;
+    this.forget(logsDir);
+    return v === NONE ? { ...NO_VERIFIER_PATHS, missing: [logs] } : pathsUnder(logs, v & 0xffff);
+  }
+
+  /** The folder's paths once probed; 'slow' when never asked or not found where the row names it. */
+  async take(logsDir: string): Promise<VerifierPaths | 'slow'> {
+    let v = this.state.get(logsDir);
+    if (v === undefined) return 'slow';
+    if (typeof v !== 'number') {
+      this.flush();
+      await v.done;
+      v = this.state.get(logsDir);
+      if (typeof v !== 'number') { this.forget(logsDir); return 'slow'; }
+    }
+    const now = this.takeNow(logsDir);
+    if (now !== undefined) return now;
+    // The folder's parent is not located yet: once, then every folder in it is taken without waiting.
+    await this.rel.rel(this.dirOf(logsDir));
+    return this.takeNow(logsDir) ?? 'slow';
   }
 }

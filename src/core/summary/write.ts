@@ -9,6 +9,7 @@ import type { Problem } from '../model';
 import type { RunSummaryDocument } from '../schemas/runSummary';
 import { buildRunSummary, type SummaryOptions } from './build';
 import { basename, dirname, joinPath, normalizePath, runSummaryPathFor } from './paths';
+import { UnreadableRunFile } from './rows';
 import { serializeSummaryBytesAsync } from './serialize';
 
 /** An FsPort that can also delete a file (optional: without it stale temps are only reported). */
@@ -74,6 +75,13 @@ export async function writeRunSummary(fs: RemovableFs, rolloutsPath: string, opt
     await fs.writeFileAtomic(path, bytes);
     return { path, document: built.document, problems };
   } catch (e) {
+    if (e instanceof UnreadableRunFile) {
+      // A run file that is there but cannot be read: a summary would call its repeats missing. Nothing is written
+      // (an earlier summary stays as it was), and the caller exits non-zero.
+      const error = `${e.message}: the summary is not written`;
+      problems.push({ file: e.file, severity: 'error', code: 'unreadable', message: error });
+      return { path, problems, error };
+    }
     const aborted = opts.signal?.aborted;
     const error = aborted ? 'cancelled' : `cannot write ${path}: ${(e as Error)?.message ?? String(e)}`;
     problems.push({ file: path, severity: aborted ? 'info' : 'error', code: aborted ? 'cancelled' : 'write-failed', message: error });

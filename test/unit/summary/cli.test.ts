@@ -64,6 +64,8 @@ test('summary and signatures: usage errors exit 2, an unwritable place exits 1, 
   const dir = tmpDir('cli-err');
   for (const argv of [['summary'], ['summary', 'a.jsonl', 'b.jsonl'], ['summary', 'a.jsonl', '--bogus'], ['summary', 'a.jsonl', '--split'],
     ['summary', 'a.jsonl', '--skipped', 'x'], ['summary', 'a.jsonl', '--before-dispatch', path.join(dir, 'nope.json')],
+    ['summary', 'a.jsonl', '--num-repeats', '0'], ['summary', 'a.jsonl', '--num-repeats', 'two'],
+    ['summary', 'a.jsonl', '--resumed', '--before-dispatch', path.join(dir, 'x.json')],
     ['signatures'], ['signatures', 'a.jsonl', '--out']]) {
     const r = await cli(argv);
     assert.equal(r.code, 2, `${argv.join(' ')}: ${r.err}`);
@@ -80,6 +82,32 @@ test('summary and signatures: usage errors exit 2, an unwritable place exits 1, 
   const s = await cli(['signatures', path.join(dir, 'r.jsonl'), '--out', path.join(dir, 'file', 'x.json')]);
   assert.equal(s.code, 1);
   assert.match(s.err, /harbor-runs signatures: cannot write/);
+});
+
+test('summary --num-repeats, --run-config and --resumed reach the writer; how the run was read is printed', async () => {
+  const dir = tmpDir('cli-r2');
+  const results = path.join(dir, 'results');
+  buildRun(results, { runConfig: true, materialized: false, tasks: [{ id: 'a', repeats: [{ outcome: 'missing' }] }] });
+  const rollouts = posix(path.join(results, 'rollouts.jsonl'));
+  let r = await cli(['summary', rollouts]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /warning: .*the schedule is unknown.*--num-repeats/);
+  r = await cli(['summary', rollouts, '--num-repeats', '3']);
+  assert.equal(r.code, 0, r.err);
+  const doc = readJson(path.join(results, 'rollouts_run_summary.json')) as { tasks: { repeats: unknown[] }[]; schedule_unknown?: string };
+  assert.equal(doc.tasks[0].repeats.length, 3);
+  assert.equal(doc.schedule_unknown, undefined);
+  const elsewhere = posix(path.join(dir, 'out.jsonl'));
+  fs.writeFileSync(elsewhere, '');
+  r = await cli(['summary', elsewhere, '--run-config', path.join(results, 'run_config.yaml'), '--num-repeats', '1']);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /info: .*run_config\.yaml: run config used: .*as given/);
+  assert.equal((readJson(path.join(dir, 'out_run_summary.json')) as { agent: string }).agent, 'terminus_2_sandboxed_agent');
+  // --resumed: a sidecar's signatures do not apply.
+  assert.equal((await cli(['signatures', rollouts])).code, 0);
+  r = await cli(['summary', rollouts, '--resumed', '--num-repeats', '1']);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual((readJson(path.join(results, 'rollouts_run_summary.json')) as { stale_files: object }).stale_files, {});
 });
 
 test('signatures: records the sidecar (default <stem>_signatures.json, or --out)', async () => {

@@ -49,9 +49,11 @@ test('generated variants: no rollouts, validate with no solution, stale outputs,
   const none = await summarise({ ...base, noRollouts: true });
   assert.equal(none.document.files.rollouts, null);
   assert.equal(none.document.files.materialized_inputs, null);
-  // No schedule and no rows: the collated input selects (one repeat each, the config names no num_repeats).
+  // No schedule and no rows: the prepared rows name the tasks; no file records the repeat count, so none is
+  // invented: every task with no repeat, and the summary says the schedule is unknown.
   assert.deepEqual(none.document.tasks.map((t) => [t.task_id, t.task_index, t.repeats.map((r) => [r.repeat, r.outcome])]),
-    base.tasks.map((t, i) => [t.id, i, [[0, 'missing']]]));
+    base.tasks.map((t, i) => [t.id, i, []]));
+  assert.match(String(none.document.schedule_unknown), /no file of this run records its schedule/);
 
   const validate = await summarise({ ...base, validateNoSolution: true });
   assert.deepEqual(validate.document.tasks, []);
@@ -59,7 +61,9 @@ test('generated variants: no rollouts, validate with no solution, stale outputs,
 
   const stale = await summarise({ ...base, staleOutputs: true });
   assert.deepEqual(Object.keys(stale.document.stale_files).sort(), ['failures', 'materialized_inputs', 'rollouts']);
-  assert.ok(stale.document.tasks.every((t) => t.repeats.every((r) => r.outcome === 'missing')));
+  // The stale materialized inputs are not this run's schedule: the prepared rows name the tasks, with no repeat.
+  assert.deepEqual(stale.document.tasks.map((t) => t.task_id), base.tasks.map((t) => t.id));
+  assert.ok(stale.document.tasks.every((t) => t.repeats.length === 0));
 
   const reused = await summarise({ ...base, reusedPreparedInput: true });
   assert.equal(reused.document.files.rows_metrics, null);

@@ -114,3 +114,24 @@ test('DirLister: a stopped lister rejects what was pending, and starts a new wor
   assert.deepEqual(await lister.list([posix(path.join(dir, 'a')), posix(path.join(dir, 'none'))]), [[['f', 'file']], undefined]);
   await lister.dispose();
 });
+
+test('NodeFs.probeDirs (worker thread): the first candidate that is a folder and which names it holds, as readDir says', async () => {
+  const dir = posix(tmpDir('probe'));
+  fs.mkdirSync(`${dir}/moved/s1/artifacts`, { recursive: true });
+  fs.writeFileSync(`${dir}/moved/s1/test-stdout.txt`, 'ok');
+  fs.mkdirSync(`${dir}/here/s2`, { recursive: true });
+  fs.writeFileSync(`${dir}/here/s2/reward.txt`, '1');
+  fs.mkdirSync(`${dir}/here/s2/test-stdout.txt`); // a folder under a file's name is not the file
+  fs.writeFileSync(`${dir}/plain`, 'x');
+  const names = [['test-stdout.txt', 'file'], ['reward.txt', 'file'], ['artifacts', 'dir']] as const;
+  const candidates = [[`${dir}/gone/s1`, `${dir}/moved/s1`], [`${dir}/here/s2`, `${dir}/moved/s2`], [`${dir}/gone/s3`, `${dir}/plain`], [`${dir}/here/s2`]];
+  const want = [(1 << 16) | 0b101, 0b010, -1, 0b010];
+  const node = new NodeFs();
+  assert.deepEqual([...await node.probeDirs(candidates, names)], want);
+  // The same answers where no worker runs (candidate by candidate through readDir and stat).
+  const { sharedDirLister } = await import('../../../src/core/fs/dirLister');
+  const lister = sharedDirLister() as unknown as { probe: unknown };
+  const probe = lister.probe;
+  lister.probe = () => Promise.reject(new Error('no worker'));
+  try { assert.deepEqual([...await node.probeDirs(candidates, names)], want); } finally { lister.probe = probe; }
+});

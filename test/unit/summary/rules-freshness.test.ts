@@ -84,8 +84,11 @@ test('rule 10: outputs unchanged since the signatures taken before dispatch are 
   assert.equal(document.files.aggregate_metrics, null);
   assert.equal(document.files.quality_summary, null);
   assert.equal(document.result_task_source, null);
-  assert.deepEqual(document.tasks, [{ task_id: 'a', task_index: 0, repeats: [missingEntry(TASK, 0), missingEntry(TASK, 1)] }]);
+  // The stale inputs do not give the schedule: the prepared rows name the task; no file records its repeats.
+  assert.deepEqual(document.tasks, [{ task_id: 'a', task_index: 0, repeats: [] }]);
   assert.equal(problems.filter((p) => p.code === 'stale-file').length, 3);
+  const counted = await buildRunSummary(nodeFs, rollouts, { beforeDispatch: before, numRepeats: 2 });
+  assert.deepEqual(counted.document.tasks, [{ task_id: 'a', task_index: 0, repeats: [missingEntry(TASK, 0), missingEntry(TASK, 1)] }]);
 
   // A resumed run (null) reads what is on disk.
   const resumed = await buildRunSummary(nodeFs, rollouts, { beforeDispatch: null });
@@ -99,13 +102,16 @@ test('rule 10: outputs unchanged since the signatures taken before dispatch are 
   try { code = await signaturesCli([rollouts]); } finally { process.stderr.write = quiet; }
   assert.equal(code, 0);
   assert.deepEqual((readJson(path.join(dir, 'rollouts_signatures.json')) as { signatures: unknown }).signatures, before);
-  // The run then rewrites the rollouts: they are its own; the failures and inputs it never reached stay stale.
-  fs.appendFileSync(rollouts, fs.readFileSync(rollouts, 'utf8'));
+  // The run then rewrites the rollouts (a fresh start removes and rewrites them): they are its own; the failures and
+  // inputs it never reached stay stale, so the rows select.
+  const rewritten = fs.readFileSync(rollouts, 'utf8').split('\n').filter(Boolean)
+    .map((l) => JSON.stringify({ ...JSON.parse(l), reward: 0.5 })).join('\n');
+  fs.writeFileSync(rollouts, `${rewritten}\n`);
   setMtime(rollouts, T0 + 1);
   const after = await writeRunSummary(nodeFs, rollouts);
   assert.deepEqual(after.document!.stale_files, { failures: 'rollouts_failures.jsonl', materialized_inputs: 'rollouts_materialized_inputs.jsonl' });
   assert.equal(after.document!.files.rollouts, 'rollouts.jsonl');
-  assert.deepEqual(after.document!.tasks[0].repeats.map((r) => r.outcome), ['scored', 'missing']);
+  assert.deepEqual(after.document!.tasks[0].repeats.map((r) => [r.repeat, r.outcome, r.reward]), [[0, 'scored', 0.5]]);
 });
 
 test('rule 10: the fixture\'s stale fresh start gives variants/fresh_start_died_before_collector', { skip: !fixtureDir() && 'shared fixtures not present' }, async () => {
@@ -113,7 +119,8 @@ test('rule 10: the fixture\'s stale fresh start gives variants/fresh_start_died_
   const dir = copyFixture(src);
   const rollouts = posix(path.join(dir, 'rollouts.jsonl'));
   const before = await outputSignatures(nodeFs, rollouts);
-  const { document } = await buildRunSummary(nodeFs, rollouts, { beforeDispatch: before });
+  // The sample run used +num_repeats=2, which no file of it records: the caller passes it, as the seed's CLI knows it.
+  const { document } = await buildRunSummary(nodeFs, rollouts, { beforeDispatch: before, numRepeats: 2 });
   const variant = readJson(path.join(src, 'variants', 'fresh_start_died_before_collector_run_summary.json')) as Record<string, unknown>;
   assert.deepEqual(document, { schema_version: 1, ...variant });
 });
