@@ -73,8 +73,8 @@ async function main(): Promise<void> {
       for (const need of ['package.json', 'out/extension.js']) if (!files.includes(need)) throw new Error(`${need} is not in the .vsix`);
       // `vsce package` ran the production build (vscode:prepublish): minified, no source map reference.
       const bundle = fs.readFileSync(path.join(repo, 'out', 'extension.js'), 'utf8');
-      const lines = bundle.split('\n').length;
-      if (/sourceMappingURL/.test(bundle) || lines > 50) throw new Error(`out/extension.js is not the production build (${lines} lines, source map: ${/sourceMappingURL/.test(bundle)})`);
+      const perLine = Math.round(bundle.length / bundle.split('\n').length);
+      if (/sourceMappingURL/.test(bundle) || perLine < 500) throw new Error(`out/extension.js is not the production build (${perLine} characters a line, source map: ${/sourceMappingURL/.test(bundle)})`);
       console.log(`      ${files.length} files, ${(fs.statSync(vsix).size / 1024).toFixed(0)} KiB`);
     });
   } else notRun('the .vsix holds only the bundles, media, schemas and docs', 'no .vsix');
