@@ -362,3 +362,18 @@ test('conformance: variants/agent-timeout-with-reward.result.json in a trial dir
   assert.equal(a.exception?.type, 'AgentTimeoutError');
   assert.deepEqual(a.missing, []);
 });
+
+test('a job read through batched gathers (worker thread) is the same run as one read call by call', async () => {
+  const { generateHarborJob, harborEveryCase, harborLarge } = await import('../../scripts/sample-runs/harborJob');
+  for (const [label, spec] of [['every-case', harborEveryCase()], ['large', harborLarge(150, 3)]] as const) {
+    const { jobDir } = await generateHarborJob(path.join(tmpRoot, `gather-${label}`), spec);
+    const job = jobDir.split(path.sep).join('/');
+    const callByCall = Object.assign(Object.create(nodeFs) as NodeFs, { gather: undefined, listDirs: undefined });
+    let progress = 0;
+    const fast = await readHarborJob(nodeFs, job, { onProgress: (p) => { progress = p.done; assert.ok(p.partial().tasks.length > 0); } });
+    const slow = await readHarborJob(callByCall, job);
+    assert.deepEqual(fast, slow, label);
+    assert.equal(progress, spec.trials.length, `${label}: progress reached every trial folder`);
+    assert.equal(attemptsOf(fast).length, spec.trials.length, label);
+  }
+});

@@ -1,12 +1,16 @@
-// Lists many folders on a worker thread (Node only): the summary writer lists one verifier folder per row, and 40k
-// asynchronous readdir calls cost the main thread more than the scan of the rows itself. The worker takes batches of
-// paths and answers each with its entries (readdirSync: one open, getdents, close per folder), so the listing runs
-// on another core while the main thread scans. The worker is started on first use and does not keep the process
-// alive when idle.
+// Lists many folders and reads many small files on a worker thread (Node only): the summary writer lists one
+// verifier folder per row, the readers read one result.json and list a few folders per trial, and 40k asynchronous
+// readdir / open + fstat + read + close calls cost the main thread more than the parsing itself. The worker takes
+// batches of paths and answers each synchronously (readdirSync: one open, getdents, close per folder; a file: open,
+// read into one reused buffer, close; statSync where only a file's time is needed), so the file system work runs on another core while the main thread parses.
+// The worker is started on first use and does not keep the process alive when idle.
 import { Worker } from 'node:worker_threads';
-import type { EntryType } from './port';
+import type { EntryType, FileRead, FileStat } from './port';
 
 export type Listing = [string, EntryType][] | undefined;
+
+/** A file read by the worker as it travels back: its text, null when nothing is there, its size when over the cap. */
+type WireRead = string | null | number | { error: string };
 
 // Plain JavaScript run with `eval: true`: no second bundle to ship. Same answers as NodeFs.readDir followed by a
 // stat for an empty answer (verification.ts listDir): entries; [] for an empty or unreadable folder; undefined when
@@ -51,10 +55,54 @@ function probe(candidates, names) {
   }
   return out;
 }
+const SMALL = 1 << 16;
+let buf = Buffer.allocUnsafe(SMALL);
+function read(p, max) {
+  let fd;
+  try { fd = fs.openSync(p, 'r'); }
+  catch (e) { return e.code === 'ENOENT' || e.code === 'ENOTDIR' ? null : { error: e.message }; }
+  try {
+    // Read up to the cap and one byte more: a file that fills it is over the cap (its size then comes from fstat).
+    let n = 0;
+    for (;;) {
+      if (n === buf.length) {
+        if (buf.length > max) break;
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, max + 1));
+        buf.copy(bigger, 0, 0, n);
+        buf = bigger;
+      }
+      const k = fs.readSync(fd, buf, n, buf.length - n, null);
+      if (k === 0) break;
+      n += k;
+      if (n > max) break;
+    }
+    if (n > max) return fs.fstatSync(fd).size;
+    return buf.toString('utf8', 0, n);
+  } catch (e) {
+    return e.code === 'EISDIR' ? { error: 'a folder, not a file' } : { error: e.message };
+  } finally {
+    fs.closeSync(fd);
+    if (buf.length > SMALL) buf = Buffer.allocUnsafe(SMALL);
+  }
+}
 parentPort.on('message', (m) => {
   if (m.candidates) {
     const out = probe(m.candidates, m.names);
     parentPort.postMessage({ id: m.id, out }, [out.buffer]);
+    return;
+  }
+  if (m.reads) {
+    const lists = new Array(m.lists.length);
+    for (let i = 0; i < m.lists.length; i++) lists[i] = list(m.lists[i]);
+    const reads = new Array(m.reads.length);
+    for (let i = 0; i < m.reads.length; i++) reads[i] = read(m.reads[i], m.max[i]);
+    const stats = new Array(m.stats.length);
+    for (let i = 0; i < m.stats.length; i++) {
+      let s;
+      try { s = fs.statSync(m.stats[i], { throwIfNoEntry: false }); } catch { s = undefined; }
+      stats[i] = s ? { type: typeOf(s), size: s.size, mtimeMs: s.mtimeMs } : undefined;
+    }
+    parentPort.postMessage({ id: m.id, out: { lists, reads, stats } });
     return;
   }
   const out = new Array(m.paths.length);
@@ -65,6 +113,13 @@ parentPort.on('message', (m) => {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 interface Pending { resolve(v: any): void; reject(e: Error): void }
+
+function fromWire(r: WireRead): FileRead {
+  if (typeof r === 'string') return { text: r };
+  if (r === null) return { missing: true };
+  if (typeof r === 'number') return { tooBig: r };
+  return { error: r.error };
+}
 
 export class DirLister {
   private worker: Worker | undefined;
@@ -80,6 +135,19 @@ export class DirLister {
   /** FsPort.probeDirs on the worker: one number per item (see port.ts). */
   probe(candidates: readonly (readonly string[])[], names: readonly (readonly [string, EntryType])[]): Promise<Int32Array> {
     return this.ask<Int32Array>({ candidates, names });
+  }
+
+  /**
+   * Folders listed and files read (each up to its byte cap), in order; rejects when no worker can run. A file over
+   * its cap is answered with its size, not its bytes.
+   */
+  async gather(
+    lists: readonly string[], reads: readonly { path: string; maxBytes: number }[], stats: readonly string[] = [],
+  ): Promise<{ lists: Listing[]; reads: FileRead[]; stats: (FileStat | undefined)[] }> {
+    const out = await this.ask<{ lists: Listing[]; reads: WireRead[]; stats: (FileStat | undefined)[] }>({
+      lists, reads: reads.map((r) => r.path), max: reads.map((r) => r.maxBytes), stats,
+    });
+    return { lists: out.lists, reads: out.reads.map(fromWire), stats: out.stats };
   }
 
   private ask<T>(message: object): Promise<T> {

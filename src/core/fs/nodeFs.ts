@@ -4,7 +4,8 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sharedDirLister } from './dirLister';
-import type { EntryType, FileStat, FsPort, SequentialReader } from './port';
+import { gatherWithCalls } from './gather';
+import type { EntryType, FileRead, FileStat, FsPort, SequentialReader } from './port';
 
 function typeOf(s: fs.Stats | fs.Dirent): EntryType {
   return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other';
@@ -103,6 +104,17 @@ export class NodeFs implements FsPort {
         }
       }
       return out;
+    }
+  }
+
+  /** On the worker thread of listDirs; through the calls of any FsPort when no worker can start. */
+  async gather(lists: readonly string[], reads: readonly { path: string; maxBytes: number }[], stats: readonly string[] = []): Promise<{
+    lists: ([string, EntryType][] | undefined)[]; reads: FileRead[]; stats: (FileStat | undefined)[];
+  }> {
+    try {
+      return await sharedDirLister().gather(lists, reads, stats);
+    } catch {
+      return gatherWithCalls(this, lists, reads, stats);
     }
   }
 

@@ -17,6 +17,14 @@ export interface SequentialReader {
   close(): Promise<void>;
 }
 
+/** A file read in a batch: its text (UTF-8), or why not. */
+export type FileRead =
+  | { text: string; missing?: undefined; tooBig?: undefined; error?: undefined }
+  | { missing: true; text?: undefined; tooBig?: undefined; error?: undefined }
+  /** Larger than the cap asked for: its size in bytes, nothing read. */
+  | { tooBig: number; text?: undefined; missing?: undefined; error?: undefined }
+  | { error: string; text?: undefined; missing?: undefined; tooBig?: undefined };
+
 export interface FsPort {
   /** undefined when nothing is there (never throws for a missing path). */
   stat(path: string): Promise<FileStat | undefined>;
@@ -45,6 +53,17 @@ export interface FsPort {
    * writer asks for 40k verifier folders, each where the row names it or where a moved results folder put it).
    */
   probeDirs?(candidates: readonly (readonly string[])[], names: readonly (readonly [string, EntryType])[]): Promise<Int32Array>;
+  /**
+   * Optional: many folders listed and many small files read at once, off the caller's thread where the backend can
+   * (the readers read one result.json and list a few folders per trial). Each file is read only when it is at most
+   * its `maxBytes`. Listings as listDirs answers them; `stats` as stat answers. Use core/fs/gather.ts, which falls
+   * back to the calls above.
+   */
+  gather?(lists: readonly string[], reads: readonly { path: string; maxBytes: number }[], stats?: readonly string[]): Promise<{
+    lists: ([string, EntryType][] | undefined)[];
+    reads: FileRead[];
+    stats: (FileStat | undefined)[];
+  }>;
   /** Creates the folder and its parents. */
   mkdirp(path: string): Promise<void>;
   /**

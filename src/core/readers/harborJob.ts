@@ -1,31 +1,20 @@
 // A Harbor job folder (harbor-format.md §1) → the Run model: one task per task_name, one attempt per trial dir.
 // Never throws: bad JSON anywhere is a Problem naming the file (line and column), and the rest is still read.
+// The trials are read in batches (harbor/trialBatch.ts): a few gathers per batch rather than a dozen file-system
+// calls per trial.
 import type { FsPort } from '../fs/port';
+import { gather } from '../fs/gather';
 import type { Attempt, Problem, Run, RunFile, RunState, Task } from '../model';
 import {
   JobConfigSchema, JobLockSchema, JobResultSchema, jobCounts,
   type JobConfig, type JobLock, type JobResult,
 } from '../schemas/harbor';
-import { issueProblems, readJsonDocument } from './jsonFile';
+import { issueProblems, jsonDocumentOf } from './jsonFile';
 import { listDir } from './harbor/evidence';
 import { baseName, joinPath, trimDir } from './harbor/paths';
-import { readTrial, type TrialRead } from './harbor/trial';
-
-/** Trials are read this many at a time. */
-const CONCURRENCY = 8;
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
+import type { TrialRead } from './harbor/trial';
+import { readTrials } from './harbor/trialBatch';
+import { MAX_JSON_BYTES } from './harbor/trialFiles';
 
 /** Whether a folder entry is a trial dir: a sub-folder with config.json or result.json (harbor view's rule). */
 async function isTrialDir(fs: FsPort, dir: string): Promise<boolean> {
@@ -56,15 +45,22 @@ interface JobFiles {
   problems: Problem[];
 }
 
-async function readJobFiles(fs: FsPort, jobDir: string, entries: Map<string, string>): Promise<JobFiles> {
+type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } };
+
+/** The job folder's listing and its config.json, lock.json and result.json, in one gather. */
+async function readJobFiles(fs: FsPort, jobDir: string): Promise<{ entries: Map<string, string>; job: JobFiles }> {
+  const names = ['config.json', 'lock.json', 'result.json'];
+  const got = await gather(fs, [jobDir], names.map((n) => ({ path: joinPath(jobDir, n), maxBytes: MAX_JSON_BYTES })));
+  const entries = new Map<string, string>(got.lists[0] ?? []);
   const problems: Problem[] = [];
   const files: RunFile[] = [];
-  const read = async <T>(name: string, key: string, label: string, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }): Promise<T | null> => {
+  const parse = <T>(i: number, key: string, schema: Schema<T>): T | null => {
+    const name = names[i];
     const path = joinPath(jobDir, name);
     const present = entries.get(name) === 'file';
-    files.push({ key, label, path: present ? path : null, present });
+    files.push({ key, label: name, path: present ? path : null, present });
     if (!present) return null;
-    const doc = await readJsonDocument(fs, path, `job ${name}`, 'warning');
+    const doc = jsonDocumentOf(path, got.reads[i], `job ${name}`, 'warning');
     problems.push(...doc.problems);
     if (!doc.ok) return null;
     const p = schema.safeParse(doc.value);
@@ -72,15 +68,15 @@ async function readJobFiles(fs: FsPort, jobDir: string, entries: Map<string, str
     problems.push(...issueProblems(doc, p.error.issues, `job ${name}`, 5));
     return null;
   };
-  const config = await read('config.json', 'job-config', 'config.json', JobConfigSchema);
-  const lock = await read('lock.json', 'job-lock', 'lock.json', JobLockSchema);
-  const result = await read('result.json', 'job-result', 'result.json', JobResultSchema);
+  const config = parse(0, 'job-config', JobConfigSchema);
+  const lock = parse(1, 'job-lock', JobLockSchema);
+  const result = parse(2, 'job-result', JobResultSchema);
   const log = entries.get('job.log') === 'file';
   files.push({ key: 'job-log', label: 'job.log', path: log ? joinPath(jobDir, 'job.log') : null, present: log });
   if (entries.get('analysis.json') === 'file') {
     files.push({ key: 'analysis', label: 'analysis.json', path: joinPath(jobDir, 'analysis.json'), present: true });
   }
-  return { config, result, lock, files, problems };
+  return { entries, job: { config, result, lock, files, problems } };
 }
 
 function distinct(values: (string | null | undefined)[]): string[] {
@@ -96,46 +92,16 @@ function byStartThenName(a: TrialRead, b: TrialRead): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/**
- * Reads a Harbor job folder into a Run.
- * - State: `complete` when the job result.json has `finished_at`; otherwise `running` if any trial has no
- *   result.json yet (a trial is still going), else `incomplete` (every trial ended but the job never recorded its
- *   end: it crashed or was interrupted). A job without result.json counts as not finished.
- * - Tasks: trials grouped by `task_name`, sorted by name; attempts sorted by started_at, then trial name (a trial
- *   without a start time last). Attempts are numbered per `agent|model` cell, so each cell's attempts are
- *   #1..#n; the attempt id carries the cell when the job ran more than one.
- */
-export async function readHarborJob(fs: FsPort, jobDir: string): Promise<Run> {
-  const root = trimDir(jobDir);
-  const entries = await listDir(fs, root);
-  const job = await readJobFiles(fs, root, entries);
-  const problems = [...job.problems];
-  if (entries.size === 0) {
-    problems.push({ file: root, severity: 'error', code: 'missing-path', message: `the job folder ${root} is empty or not on disk` });
-  }
-
-  const candidates: string[] = [];
-  for (const [name, type] of entries) {
-    if (type === 'dir' && !name.startsWith('.') && (await isTrialDir(fs, joinPath(root, name)))) candidates.push(name);
-  }
-  candidates.sort();
-
-  const finishedAt = job.result?.finished_at ?? null;
-  const jobFinished = !!finishedAt;
-  const trials = await mapLimit(candidates, CONCURRENCY, (name) => readTrial(fs, root, name, jobFinished));
-  for (const t of trials) problems.push(...t.problems);
-
-  const state: RunState = jobFinished ? 'complete' : trials.some((t) => !t.hasResult) ? 'running' : 'incomplete';
-
-  const cells = distinct(trials.map((t) => t.attempt.cell));
-  const multiCell = cells.length > 1;
+/** Tasks from trials: grouped by task_name, sorted by name; attempts by start time, numbered per agent|model cell. */
+function tasksOf(trials: readonly TrialRead[]): Task[] {
+  const multiCell = distinct(trials.map((t) => t.attempt.cell)).length > 1;
   const byTask = new Map<string, TrialRead[]>();
   for (const t of trials) {
     const list = byTask.get(t.taskName);
     if (list) list.push(t);
     else byTask.set(t.taskName, [t]);
   }
-  const tasks: Task[] = [...byTask.keys()].sort().map((taskName, taskIndex) => {
+  return [...byTask.keys()].sort().map((taskName, taskIndex) => {
     const reads = byTask.get(taskName)!.slice().sort(byStartThenName);
     const perCell = new Map<string, number>();
     const attempts: Attempt[] = reads.map((t) => {
@@ -158,8 +124,10 @@ export async function readHarborJob(fs: FsPort, jobDir: string): Promise<Run> {
       ...(datasets.length ? { details: { dataset: datasets.join(', ') } } : {}),
     };
   });
+}
 
-  // Identity: from the job config, completed by what the trials recorded.
+/** Identity: from the job config, completed by what the trials recorded. */
+function identityOf(root: string, job: JobFiles, trials: readonly TrialRead[]): { identity: Record<string, string | null>; label: string } {
   const cfg = job.config;
   const jobName = cfg?.job_name ?? baseName(root);
   const agents = distinct([...(cfg?.agents ?? []).map((a) => a.name ?? (a.import_path ? null : 'oracle')), ...trials.map((t) => t.agent)]);
@@ -175,22 +143,85 @@ export async function readHarborJob(fs: FsPort, jobDir: string): Promise<Run> {
     harborVersion: job.lock?.harbor?.version ?? null,
   };
   const label = [jobName, identity.dataset, identity.agent, identity.model].filter(Boolean).join(' · ');
+  return { identity, label };
+}
 
-  const nTotal = job.result?.n_total_trials ?? null;
-  if (jobFinished && nTotal !== null && nTotal > trials.length) {
-    problems.push({
-      file: joinPath(root, 'result.json'), severity: 'warning', code: 'missing-trials',
-      message: `the job recorded ${nTotal} trials, ${trials.length} trial folders are on disk`,
-    });
-  }
-
+/** What the job's result.json recorded (trial count, counts by outcome), kept beside what was read. */
+function recordedOf(job: JobFiles): Record<string, unknown> {
   const recorded: Record<string, unknown> = {};
+  const nTotal = job.result?.n_total_trials ?? null;
   if (nTotal !== null) recorded.n_total_trials = nTotal;
   if (job.result?.stats) {
     recorded.counts = jobCounts(job.result.stats);
     recorded.stats = job.result.stats;
   }
+  return recorded;
+}
 
+/**
+ * State: `complete` when the job result.json has `finished_at`; otherwise `running` if any trial has no result.json
+ * yet (a trial is still going), else `incomplete` (every trial ended but the job never recorded its end: it crashed
+ * or was interrupted). A job without result.json counts as not finished.
+ */
+function stateOf(jobFinished: boolean, trials: readonly TrialRead[]): RunState {
+  return jobFinished ? 'complete' : trials.some((t) => !t.hasResult) ? 'running' : 'incomplete';
+}
+
+/** The job folder's candidate trial folders: its sub-folders but hidden ones, sorted. */
+function trialFolderNames(entries: Map<string, string>): string[] {
+  const names: string[] = [];
+  for (const [name, type] of entries) if (type === 'dir' && !name.startsWith('.')) names.push(name);
+  return names.sort();
+}
+
+export interface HarborReadProgress {
+  /** Trial folders looked at so far, and in all. */
+  done: number;
+  total: number;
+  /** The run as far as it was read (the trials of finished batches); built only when asked. */
+  partial(): Run;
+}
+
+export interface HarborReadOptions {
+  /** Hears after each batch of trials. */
+  onProgress?(p: HarborReadProgress): void;
+}
+
+/**
+ * Reads a Harbor job folder into a Run.
+ * - Tasks: trials grouped by `task_name`, sorted by name; attempts sorted by started_at, then trial name (a trial
+ *   without a start time last). Attempts are numbered per `agent|model` cell, so each cell's attempts are
+ *   #1..#n; the attempt id carries the cell when the job ran more than one.
+ */
+export async function readHarborJob(fs: FsPort, jobDir: string, opts: HarborReadOptions = {}): Promise<Run> {
+  const root = trimDir(jobDir);
+  const { entries, job } = await readJobFiles(fs, root);
+  const finishedAt = job.result?.finished_at ?? null;
+  const jobFinished = !!finishedAt;
+  const names = trialFolderNames(entries);
+  const assemble = (trials: readonly TrialRead[]) => runOf(root, entries, job, trials);
+  const trials = await readTrials(fs, root, names, jobFinished, opts.onProgress && ((p) => {
+    opts.onProgress!({ done: p.done, total: p.total, partial: () => assemble(p.trials) });
+  }));
+  return assemble(trials);
+}
+
+function runOf(root: string, entries: Map<string, string>, job: JobFiles, trials: readonly TrialRead[]): Run {
+  const problems = [...job.problems];
+  if (entries.size === 0) {
+    problems.push({ file: root, severity: 'error', code: 'missing-path', message: `the job folder ${root} is empty or not on disk` });
+  }
+  for (const t of trials) problems.push(...t.problems);
+  const finishedAt = job.result?.finished_at ?? null;
+  const nTotal = job.result?.n_total_trials ?? null;
+  if (finishedAt && nTotal !== null && nTotal > trials.length) {
+    problems.push({
+      file: joinPath(root, 'result.json'), severity: 'warning', code: 'missing-trials',
+      message: `the job recorded ${nTotal} trials, ${trials.length} trial folders are on disk`,
+    });
+  }
+  const { identity, label } = identityOf(root, job, trials);
+  const recorded = recordedOf(job);
   return {
     id: `harbor-job:${root}`,
     kind: 'harbor-job',
@@ -198,14 +229,14 @@ export async function readHarborJob(fs: FsPort, jobDir: string): Promise<Run> {
     anchor: root,
     label,
     identity,
-    state,
+    state: stateOf(!!finishedAt, trials),
     startedAt: job.result?.started_at ?? null,
     finishedAt,
     files: job.files,
     problems,
     unvalidated: [],
     skipped: [],
-    tasks,
+    tasks: tasksOf(trials),
     ...(Object.keys(recorded).length ? { recorded } : {}),
   };
 }

@@ -1,7 +1,7 @@
 // Reading one JSON document for a reader: never throws, a file that does not parse becomes a Problem with the
 // line and column of the error, and any JSON path inside the document can be turned into a line for a Problem.
 import { parse as parseLenient, parseTree, findNodeAtLocation, printParseErrorCode, type ParseError, type Node } from 'jsonc-parser';
-import type { FsPort } from '../fs/port';
+import type { FileRead, FsPort } from '../fs/port';
 import type { Problem, Severity } from '../model';
 
 export interface JsonDocument {
@@ -90,6 +90,22 @@ export async function readJsonDocument(fs: FsPort, path: string, what = 'file', 
     };
   }
   return parseJsonDocument(path, text, what);
+}
+
+/** A JSON document from a file read in a batch (FsPort.gather): the same answers readJsonDocument gives. */
+export function jsonDocumentOf(path: string, read: FileRead, what = 'file', missingSeverity: Severity = 'error'): JsonDocument {
+  if (read.text !== undefined) return parseJsonDocument(path, read.text, what);
+  const problem: Problem = read.missing
+    ? { file: path, severity: missingSeverity, code: 'missing-file', message: `the ${what} is not on disk` }
+    : read.tooBig !== undefined
+      ? { file: path, severity: missingSeverity, code: 'too-big',
+        message: `the ${what} is ${formatBytes(read.tooBig)}, more than a reader reads of it: not read` }
+      : { file: path, severity: missingSeverity, code: 'unreadable', message: `cannot read the ${what}: ${read.error}` };
+  return { path, text: '', value: undefined, ok: false, problems: [problem] };
+}
+
+function formatBytes(n: number): string {
+  return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
 }
 
 /** The 1-based line and column of the value at jsonPath (or of its closest existing parent). */

@@ -1,4 +1,4 @@
-// The writer's fast file paths (FsPort.openSequential and FsPort.listDirs on Node) give exactly what the plain
+// The fast file paths (FsPort.openSequential, FsPort.listDirs and FsPort.gather on Node) give exactly what the plain
 // FsPort methods give: the same lines at any chunk size, the same folder listings, the same summary bytes.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -134,4 +134,36 @@ test('NodeFs.probeDirs (worker thread): the first candidate that is a folder and
   const probe = lister.probe;
   lister.probe = () => Promise.reject(new Error('no worker'));
   try { assert.deepEqual([...await node.probeDirs(candidates, names)], want); } finally { lister.probe = probe; }
+});
+
+test('NodeFs.gather (worker thread) answers as the plain calls do: listings, texts, missing files, the byte cap', async () => {
+  const { gatherWithCalls } = await import('../../../src/core/fs/gather');
+  const dir = tmpDir('gather');
+  const node = new NodeFs();
+  fs.mkdirSync(path.join(dir, 'trial', 'agent'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'trial', 'result.json'), '{"ok": "é"}');
+  fs.writeFileSync(path.join(dir, 'trial', 'big.json'), 'x'.repeat(200_000));
+  fs.writeFileSync(path.join(dir, 'trial', 'agent', 'trajectory.json'), '{}');
+  const at = (...p: string[]) => posix(path.join(dir, ...p));
+  const lists = [at('trial'), at('trial', 'agent'), at('trial', 'gone'), at('trial', 'result.json')];
+  const reads = [
+    { path: at('trial', 'result.json'), maxBytes: 1000 },
+    { path: at('trial', 'big.json'), maxBytes: 100_000 },
+    { path: at('trial', 'big.json'), maxBytes: 300_000 },
+    { path: at('trial', 'nope.json'), maxBytes: 1000 },
+    { path: at('trial', 'agent'), maxBytes: 1000 },
+  ];
+  const got = await node.gather(lists, reads);
+  const plainAnswers = await gatherWithCalls(plain(node), lists, reads);
+  const sorted = (l: [string, string][] | undefined) => l && [...l].sort((a, b) => a[0].localeCompare(b[0]));
+  assert.deepEqual(got.lists.map(sorted), plainAnswers.lists.map(sorted));
+  assert.deepEqual(sorted(got.lists[0]), [['agent', 'dir'], ['big.json', 'file'], ['result.json', 'file']]);
+  assert.equal(got.lists[2], undefined);
+  assert.deepEqual(got.reads[0], { text: '{"ok": "é"}' });
+  assert.deepEqual(got.reads[1], { tooBig: 200_000 });
+  assert.equal(got.reads[2].text?.length, 200_000);
+  assert.deepEqual(got.reads[3], { missing: true });
+  assert.ok(got.reads[4].error, 'a folder is not read as a file');
+  assert.deepEqual(got.reads.slice(0, 4), plainAnswers.reads.slice(0, 4));
+  assert.ok(plainAnswers.reads[4].error);
 });

@@ -1,12 +1,11 @@
 // The evidence of a Harbor trial (or of one step of a multi-step trial): what is on disk, and what should be and
-// is not. Folders are listed once each (readDir) rather than stat'ed file by file.
+// is not, from the folders' listings and the few files read beforehand (trialFiles.ts): no file access here.
 import type { EntryType, FsPort } from '../../fs/port';
 import type { Evidence, EvidenceKind, Problem, RewardProvenance } from '../../model';
 import { ctrfFailedTests } from '../ctrf';
-import { issueProblems, readJsonDocument } from '../jsonFile';
+import { issueProblems, type JsonDocument } from '../jsonFile';
 import { ArtifactManifestSchema } from '../../schemas/harbor';
 import { joinPath } from './paths';
-import { readProvenance } from './provenance';
 
 /** Collects evidence, the paths that are missing, and the problems found on the way. */
 export class EvidenceList {
@@ -67,10 +66,7 @@ export function writesTrajectory(agentName: string | null | undefined): boolean 
 const CONT_RE = /^trajectory\.cont-(\d+)\.json$/;
 
 /** agent/: the folder, trajectory.json and its trajectory.cont-N.json continuations (in N order). */
-export async function agentEvidence(
-  fs: FsPort, list: EvidenceList, agentDir: string, expectTrajectory: string | null,
-): Promise<void> {
-  const entries = await listDir(fs, agentDir);
+export function agentEvidence(list: EvidenceList, agentDir: string, entries: Listing, expectTrajectory: string | null): void {
   if (entries.size === 0 && !expectTrajectory) return;
   if (entries.size > 0) list.present('agent-logs', 'agent/', agentDir, true);
   const traj = joinPath(agentDir, 'trajectory.json');
@@ -85,14 +81,13 @@ export async function agentEvidence(
 
 /**
  * verifier/: the folder, test-stdout.txt (and legacy test-stderr.txt), reward.json / reward.txt, ctrf.json with its
- * failed tests, reward-details.json. `expectReward` names why a reward file should exist (the verifier ran);
- * `verifierStartedAt` (result.json's verifier timing) lets the reward provenance rules date the reward files.
+ * failed tests (when it was read: `ctrf`), reward-details.json. `expectReward` names why a reward file should exist
+ * (the verifier ran); `provenance`: the reward provenance findings of the folder (provenance.ts).
  */
-export async function verifierEvidence(
-  fs: FsPort, list: EvidenceList, verifierDir: string, expectReward: { why: string; file: string } | null,
-  verifierStartedAt: string | null = null,
-): Promise<void> {
-  const entries = await listDir(fs, verifierDir);
+export function verifierEvidence(
+  list: EvidenceList, verifierDir: string, entries: Listing, expectReward: { why: string; file: string } | null,
+  ctrf: JsonDocument | undefined, provenance: readonly RewardProvenance[] = [],
+): void {
   if (entries.size === 0 && !expectReward) return;
   if (entries.size > 0) list.present('verifier-logs', 'verifier/', verifierDir, true);
   const file = (name: string) => entries.get(name) === 'file';
@@ -108,34 +103,31 @@ export async function verifierEvidence(
   }
   if (file('ctrf.json')) {
     const path = joinPath(verifierDir, 'ctrf.json');
-    const doc = await readJsonDocument(fs, path, 'ctrf report', 'warning');
-    list.problems.push(...doc.problems);
-    list.present('ctrf', 'ctrf.json', path, false, doc.ok ? { failedTests: ctrfFailedTests(doc.value) } : {});
+    if (ctrf) list.problems.push(...ctrf.problems);
+    list.present('ctrf', 'ctrf.json', path, false, ctrf?.ok ? { failedTests: ctrfFailedTests(ctrf.value) } : {});
   }
   if (file('reward-details.json')) {
     list.present('verifier-logs', 'reward-details.json', joinPath(verifierDir, 'reward-details.json'));
   }
-  const findings = await readProvenance(fs, verifierDir, file, verifierStartedAt);
-  list.provenance.push(...findings);
-  for (const f of findings) {
+  list.provenance.push(...provenance);
+  for (const f of provenance) {
     if (f.severity === 'warning') list.problems.push({ file: f.file, severity: 'warning', code: f.code, message: `${list.who}: ${f.message}` });
   }
 }
 
 /** artifacts/: the folder and its manifest.json (entries that failed to collect are reported, not fatal). */
-export async function artifactsEvidence(fs: FsPort, list: EvidenceList, artifactsDir: string): Promise<void> {
-  const entries = await listDir(fs, artifactsDir);
+export function artifactsEvidence(list: EvidenceList, artifactsDir: string, entries: Listing, manifest: JsonDocument | undefined): void {
   if (entries.size === 0) return;
   list.present('artifacts', 'artifacts/', artifactsDir, true);
   if (entries.get('manifest.json') !== 'file') return;
   const path = joinPath(artifactsDir, 'manifest.json');
   list.present('artifacts', 'manifest.json', path);
-  const doc = await readJsonDocument(fs, path, 'artifact manifest', 'warning');
-  list.problems.push(...doc.problems);
-  if (!doc.ok) return;
-  const parsed = ArtifactManifestSchema.safeParse(doc.value);
+  if (!manifest) return;
+  list.problems.push(...manifest.problems);
+  if (!manifest.ok) return;
+  const parsed = ArtifactManifestSchema.safeParse(manifest.value);
   if (!parsed.success) {
-    list.problems.push(...issueProblems(doc, parsed.error.issues, 'artifacts/manifest.json', 5));
+    list.problems.push(...issueProblems(manifest, parsed.error.issues, 'artifacts/manifest.json', 5));
     return;
   }
   for (const entry of parsed.data) {

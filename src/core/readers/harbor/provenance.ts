@@ -2,7 +2,7 @@
 // there and disagreeing (the verifier reads reward.json first, so an agent writing its own pre-empts the verifier's
 // reward.txt), a reward file last modified before the verifier started (so the verifier did not write it), and a
 // reward-details.json with per-criterion scores. `provenanceFindings` is the pure rule set; `readProvenance` gathers
-// the facts from disk.
+// the facts from disk; `provenanceFromFiles` takes them from what a batched read gathered (trialFiles.ts).
 import type { FsPort } from '../../fs/port';
 import type { RewardProvenance } from '../../model';
 import { joinPath } from './paths';
@@ -105,6 +105,36 @@ export async function readProvenance(
       } else {
         mtimeMs = (await fs.stat(path).catch(() => undefined))?.mtimeMs;
       }
+      if (name === 'reward.txt') facts.rewardTxt = { path, text, ...(mtimeMs !== undefined ? { mtimeMs } : {}) };
+      else {
+        let value: unknown;
+        try { value = both ? JSON.parse(text) : undefined; } catch { value = undefined; }
+        facts.rewardJson = { path, value, ...(mtimeMs !== undefined ? { mtimeMs } : {}) };
+      }
+    }
+  }
+  if (has('reward-details.json')) facts.detailsPath = joinPath(verifierDir, 'reward-details.json');
+  return provenanceFindings(facts);
+}
+
+/**
+ * The same findings from files gathered beforehand (trialFiles.ts rewardFileRequests): `text` of a reward file read
+ * (undefined when it was not read or is not a small file), `mtimeMs` of one stat'ed.
+ */
+export function provenanceFromFiles(
+  verifierDir: string, has: (name: string) => boolean, verifierStartedAt: string | null | undefined,
+  fileOf: (name: string) => { text?: string; mtimeMs?: number },
+): RewardProvenance[] {
+  const facts: ProvenanceFacts = { verifierStartedAt: verifierStartedAt ?? null };
+  const both = has('reward.json') && has('reward.txt');
+  if (both || verifierStartedAt) {
+    for (const name of ['reward.json', 'reward.txt'] as const) {
+      if (!has(name)) continue;
+      const path = joinPath(verifierDir, name);
+      const got = fileOf(name);
+      if (both && got.text === undefined) continue;
+      const text = both ? got.text ?? '' : '';
+      const mtimeMs = got.mtimeMs;
       if (name === 'reward.txt') facts.rewardTxt = { path, text, ...(mtimeMs !== undefined ? { mtimeMs } : {}) };
       else {
         let value: unknown;

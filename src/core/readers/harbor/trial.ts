@@ -1,13 +1,13 @@
-// One Harbor trial dir → the attempt it is (without its place in the task: id, index and label come later).
-import type { FsPort } from '../../fs/port';
+// One Harbor trial dir → the attempt it is (without its place in the task: id, index and label come later), from
+// the files gathered for it (trialFiles.ts) and its result as read (trialResult.ts): no file access here.
 import type { Attempt, Problem, Tokens } from '../../model';
-import { classifyMissingResult, classifyParsedTrial, classifyTrial } from '../../outcome';
-import {
-  TrialConfigSchema, TrialResultSchema, type AgentContext, type TrialConfig, type TrialResult,
-} from '../../schemas/harbor';
-import { issueProblems, problemAt, readJsonDocument } from '../jsonFile';
-import { EvidenceList, agentEvidence, artifactsEvidence, listDir, verifierEvidence, writesTrajectory } from './evidence';
+import type { AgentContext, TrialConfig, TrialResult } from '../../schemas/harbor';
+import { jsonDocumentOf, type JsonDocument } from '../jsonFile';
+import { EvidenceList, agentEvidence, artifactsEvidence, verifierEvidence, writesTrajectory } from './evidence';
 import { baseName, fileUriToPath, joinPath } from './paths';
+import { provenanceFromFiles } from './provenance';
+import type { ResultRead } from './trialResult';
+import { listingOf, type TrialFiles } from './trialFiles';
 
 export type AttemptBody = Omit<Attempt, 'id' | 'index' | 'label'>;
 
@@ -66,182 +66,162 @@ function modelName(result: TrialResult | null, config: TrialConfig | null): stri
   return mi.provider ? `${mi.provider}/${mi.name}` : mi.name;
 }
 
+type TrajectoryWhy = (ran: boolean) => string | null;
+type RewardWhy = (ran: boolean, rewards: Record<string, number> | null | undefined) => { why: string; file: string } | null;
+
+/** A JSON file of the trial that was read (stage 2 or 3), as a document; undefined when it was not read. */
+function docOf(t: TrialFiles, rel: string, what: string): JsonDocument | undefined {
+  const read = t.files.get(rel);
+  return read && jsonDocumentOf(joinPath(t.dir, rel), read, what, 'warning');
+}
+
+/** The files at the top of the trial folder: result.json, config.json, lock.json, trial.log, user-agent/, exception.txt. */
+function topFileEvidence(list: EvidenceList, t: TrialFiles, r: ResultRead, jobFinished: boolean): void {
+  const entries = listingOf(t, '');
+  const at = (n: string) => joinPath(t.dir, n);
+  if (r.state !== 'absent') list.present('result', 'result.json', at('result.json'));
+  else if (jobFinished) list.absent('result', 'result.json', at('result.json'), 'the job finished and this trial has no result');
+  if (entries.get('config.json') === 'file') list.present('config', 'config.json', at('config.json'));
+  if (entries.get('lock.json') === 'file') list.present('config', 'lock.json', at('lock.json'));
+  if (entries.get('trial.log') === 'file') list.present('trial-log', 'trial.log', at('trial.log'));
+  if (entries.get('user-agent') === 'dir') list.present('agent-logs', 'user-agent/', at('user-agent'), true);
+  if (entries.get('exception.txt') === 'file') list.present('exception', 'exception.txt', at('exception.txt'));
+  else if (r.result?.exception_info) {
+    list.absent('exception', 'exception.txt', at('exception.txt'), `result.json records ${r.result.exception_info.exception_type}`);
+  }
+}
+
+/** Why a trajectory and a reward file should be there: the agent ran (and writes ATIF), the verifier ran. */
+function expectations(agent: string | null, customAgent: boolean): { trajectoryWhy: TrajectoryWhy; rewardWhy: RewardWhy } {
+  const atif = writesTrajectory(agent) && !customAgent;
+  return {
+    trajectoryWhy: (ran) => (ran && atif ? `agent ${agent} ran and writes an ATIF trajectory` : null),
+    rewardWhy: (verifierRan, rewards) => (verifierRan
+      ? { why: 'the verifier ran', file: rewards && Object.keys(rewards).some((k) => k !== 'reward') ? 'reward.json' : 'reward.txt' }
+      : null),
+  };
+}
+
+/** The reward provenance findings of a verifier folder (`verifier`: its path relative to the trial). */
+function provenanceOf(t: TrialFiles, verifier: string, verifierStartedAt: string | null) {
+  const entries = listingOf(t, verifier);
+  return provenanceFromFiles(joinPath(t.dir, verifier), (n) => entries.get(n) === 'file', verifierStartedAt, (n) => ({
+    text: t.files.get(`${verifier}/${n}`)?.text,
+    mtimeMs: t.stats.get(`${verifier}/${n}`)?.mtimeMs,
+  }));
+}
+
+/** agent/, verifier/ and artifacts/ of the trial (or of one step: `base` 'steps/<name>/'). */
+function folderEvidence(
+  list: EvidenceList, t: TrialFiles, base: string, expectTrajectory: string | null,
+  expectReward: { why: string; file: string } | null, verifierStartedAt: string | null,
+): void {
+  agentEvidence(list, joinPath(t.dir, `${base}agent`), listingOf(t, `${base}agent`), expectTrajectory);
+  verifierEvidence(list, joinPath(t.dir, `${base}verifier`), listingOf(t, `${base}verifier`), expectReward,
+    docOf(t, `${base}verifier/ctrf.json`, 'ctrf report'), provenanceOf(t, `${base}verifier`, verifierStartedAt));
+  artifactsEvidence(list, joinPath(t.dir, `${base}artifacts`), listingOf(t, `${base}artifacts`),
+    docOf(t, `${base}artifacts/manifest.json`, 'artifact manifest'));
+}
+
+/** steps/<name>/{agent,verifier,artifacts}/ of a multi-step trial, one Evidence with children per step. */
+function stepsEvidence(
+  list: EvidenceList, t: TrialFiles, result: TrialResult | null, stepNames: readonly string[],
+  trajectoryWhy: TrajectoryWhy, rewardWhy: RewardWhy, who: string,
+): void {
+  const onDisk = listingOf(t, 'steps');
+  for (const stepName of stepNames) {
+    const sr = result?.step_results?.find((s) => s.step_name === stepName);
+    const sub = new EvidenceList(`${who} step ${stepName}`);
+    folderEvidence(sub, t, `steps/${stepName}/`, trajectoryWhy(!!sr?.agent_result),
+      rewardWhy(!!(sr?.verifier_result || sr?.verifier?.finished_at), sr?.verifier_result?.rewards), sr?.verifier?.started_at ?? null);
+    list.absorb(sub);
+    const present = onDisk.get(stepName) === 'dir';
+    list.evidence.push({
+      kind: 'step', label: `steps/${stepName}/`, path: joinPath(t.dir, 'steps', stepName), isDir: true, present,
+      ...(present ? {} : { namedBy: 'result.json lists this step' }),
+      children: sub.evidence,
+    });
+  }
+}
+
+/** The task a trial ran: task_name of the result, else of the config, else the trial name's prefix (before "__"). */
+function taskNameOf(name: string, r: ResultRead, config: TrialConfig | null): string {
+  return r.result?.task_name ?? r.rawTaskName ?? config?.task?.name ?? (config?.task?.path ? baseName(config.task.path) : null)
+    ?? (name.includes('__') ? name.slice(0, name.lastIndexOf('__')) : name);
+}
+
+/** Timing, tokens, cost, turns and the result's details on the attempt; a problem when the result names another trial. */
+function resultDetails(attempt: AttemptBody, t: TrialFiles, result: TrialResult, dataset: string | null, problems: Problem[]): void {
+  attempt.startedAt = result.started_at ?? null;
+  attempt.finishedAt = result.finished_at ?? null;
+  attempt.durationSec = seconds(result.started_at, result.finished_at);
+  const ctxs = result.agent_result ? [result.agent_result] : (result.step_results ?? []).map((s) => s.agent_result);
+  const { tokens, cost } = tokensOf(ctxs);
+  if (tokens) attempt.tokens = tokens;
+  attempt.costUsd = cost;
+  const episodes = result.agent_result?.metadata?.n_episodes;
+  if (typeof episodes === 'number' && Number.isFinite(episodes)) attempt.nTurns = episodes;
+  const d = (attempt.details ??= {});
+  d.trial = result.trial_name ?? t.name;
+  if (result.id) d.trialId = result.id;
+  if (result.agent_info?.version) d.agentVersion = result.agent_info.version;
+  if (result.verifier_environment_mode) d.verifierMode = result.verifier_environment_mode;
+  if (dataset) d.dataset = dataset;
+  const recorded = fileUriToPath(result.trial_uri);
+  if (recorded && recorded !== t.dir) d.recordedDir = recorded;
+  if (result.trial_name && result.trial_name !== t.name) {
+    problems.push({ file: joinPath(t.dir, 'result.json'), severity: 'warning', code: 'name-mismatch',
+      message: `trial ${t.name}: result.json names trial ${result.trial_name}, but it is in folder ${t.name}` });
+  }
+}
+
 /**
- * Reads `<jobDir>/<name>/`. The trial dir is the one found under the job dir: a recorded `trial_uri` elsewhere (the job
- * folder was moved or copied) is not followed; the trial is located by its `trial_name` under the job dir, and the
- * recorded location is kept in `details.recordedDir`.
+ * The attempt of one trial folder. The trial dir is the one found under the job dir: a recorded `trial_uri`
+ * elsewhere (the job folder was moved or copied) is not followed; the recorded location is kept in
+ * `details.recordedDir`. `config` is the trial's config.json when it was read (trialResult.ts readConfig).
  */
-export async function readTrial(fs: FsPort, jobDir: string, name: string, jobFinished: boolean): Promise<TrialRead> {
-  const scanned = joinPath(jobDir, name);
-  const entries = await listDir(fs, scanned);
-  const problems: Problem[] = [];
-  const who = `trial ${name}`;
-
-  // config.json (lenient: written with exclude_defaults).
-  let config: TrialConfig | null = null;
-  const configPath = joinPath(scanned, 'config.json');
-  if (entries.get('config.json') === 'file') {
-    const doc = await readJsonDocument(fs, configPath, 'trial config', 'warning');
-    problems.push(...doc.problems);
-    if (doc.ok) {
-      const p = TrialConfigSchema.safeParse(doc.value);
-      if (p.success) config = p.data;
-      else problems.push(...issueProblems(doc, p.error.issues, 'trial config.json', 5));
-    }
-  }
-
-  // result.json: written last; its absence means running or interrupted.
-  const resultPath = joinPath(scanned, 'result.json');
-  let result: TrialResult | null = null;
-  let resultState: 'absent' | 'bad-json' | 'invalid' | 'ok' = 'absent';
-  let rawTaskName: string | null = null;
-  const attempt: AttemptBody = { outcome: classifyMissingResult(jobFinished), reward: null, evidence: [], missing: [] };
-  if (entries.get('result.json') === 'file') {
-    const doc = await readJsonDocument(fs, resultPath, 'trial result', 'error');
-    if (!doc.ok) {
-      resultState = 'bad-json';
-      // A result that does not parse while the job runs is probably being written; once it ended, nothing scores.
-      problems.push(...doc.problems.map((p) => (jobFinished ? p : { ...p, severity: 'warning' as const })));
-      attempt.outcome = jobFinished ? 'infra-error' : 'running';
-      if (jobFinished) attempt.exception = { type: 'InvalidResult', message: 'result.json is not valid JSON', where: 'trial' };
-    } else {
-      const parsed = TrialResultSchema.safeParse(doc.value);
-      if (parsed.success) {
-        resultState = 'ok';
-        result = parsed.data;
-        const c = classifyParsedTrial(result);
-        attempt.outcome = c.outcome;
-        attempt.reward = c.reward;
-        if (c.rewards) attempt.rewards = c.rewards;
-        if (c.exception) attempt.exception = c.exception;
-        if (c.steps) attempt.steps = c.steps;
-        if (c.category) (attempt.details ??= {}).exceptionCategory = c.category;
-      } else {
-        resultState = 'invalid';
-        // Identity fields that still have the right type are used to place the trial; nothing is scored.
-        const raw = doc.value && typeof doc.value === 'object' ? (doc.value as Record<string, unknown>) : {};
-        if (typeof raw.task_name === 'string') rawTaskName = raw.task_name;
-        const c = classifyTrial(doc.value, { jobFinished });
-        attempt.outcome = c.outcome;
-        if (c.exception) attempt.exception = { ...c.exception, where: 'trial' };
-        const path = c.invalid?.path ?? [];
-        problems.push(problemAt(doc, path, 'error', 'invalid-result',
-          `${who}: result.json cannot be trusted to score (${c.invalid?.message ?? 'wrong types'})`));
-      }
-    }
-  }
+export function trialFromFiles(
+  t: TrialFiles, r: ResultRead, config: { config: TrialConfig | null; problems: Problem[] }, stepNames: readonly string[],
+  jobFinished: boolean,
+): TrialRead {
+  const who = `trial ${t.name}`;
+  const result = r.result;
+  const cfg = config.config;
+  const attempt = r.attempt;
+  const problems: Problem[] = [...config.problems, ...r.problems];
 
   const list = new EvidenceList(who);
-  if (resultState !== 'absent') list.present('result', 'result.json', resultPath);
-  else if (jobFinished) list.absent('result', 'result.json', resultPath, 'the job finished and this trial has no result');
-  if (entries.get('config.json') === 'file') list.present('config', 'config.json', configPath);
-  if (entries.get('lock.json') === 'file') list.present('config', 'lock.json', joinPath(scanned, 'lock.json'));
-  if (entries.get('trial.log') === 'file') list.present('trial-log', 'trial.log', joinPath(scanned, 'trial.log'));
-  if (entries.get('user-agent') === 'dir') list.present('agent-logs', 'user-agent/', joinPath(scanned, 'user-agent'), true);
-  const exPath = joinPath(scanned, 'exception.txt');
-  if (entries.get('exception.txt') === 'file') list.present('exception', 'exception.txt', exPath);
-  else if (result?.exception_info) {
-    list.absent('exception', 'exception.txt', exPath, `result.json records ${result.exception_info.exception_type}`);
-  }
-
-  const agent = agentName(result, config);
-  const customAgent = !!(result?.config?.agent?.import_path ?? config?.agent?.import_path);
-  const atif = writesTrajectory(agent) && !customAgent;
-  const trajectoryWhy = (ran: boolean) => (ran && atif ? `agent ${agent} ran and writes an ATIF trajectory` : null);
-  const rewardWhy = (verifierRan: boolean, rewards: Record<string, number> | null | undefined) =>
-    verifierRan
-      ? { why: 'the verifier ran', file: rewards && Object.keys(rewards).some((k) => k !== 'reward') ? 'reward.json' : 'reward.txt' }
-      : null;
-
-  if (result?.step_results?.length || entries.get('steps') === 'dir') {
-    await readSteps(fs, list, scanned, result, trajectoryWhy, rewardWhy, who);
-  }
-  const rootVerifierRan = !!(result?.verifier_result || result?.verifier?.finished_at) && !result?.step_results?.length;
-  await agentEvidence(fs, list, joinPath(scanned, 'agent'), result?.step_results?.length ? null : trajectoryWhy(!!result?.agent_result));
-  await verifierEvidence(fs, list, joinPath(scanned, 'verifier'), rewardWhy(rootVerifierRan, result?.verifier_result?.rewards),
-    result?.verifier?.started_at ?? null);
-  await artifactsEvidence(fs, list, joinPath(scanned, 'artifacts'));
+  topFileEvidence(list, t, r, jobFinished);
+  const agent = agentName(result, cfg);
+  const { trajectoryWhy, rewardWhy } = expectations(agent, !!(result?.config?.agent?.import_path ?? cfg?.agent?.import_path));
+  if (stepNames.length) stepsEvidence(list, t, result, stepNames, trajectoryWhy, rewardWhy, who);
+  const multiStep = !!result?.step_results?.length;
+  const rootVerifierRan = !!(result?.verifier_result || result?.verifier?.finished_at) && !multiStep;
+  folderEvidence(list, t, '', multiStep ? null : trajectoryWhy(!!result?.agent_result),
+    rewardWhy(rootVerifierRan, result?.verifier_result?.rewards), result?.verifier?.started_at ?? null);
 
   attempt.evidence = list.evidence;
   attempt.missing = list.missing;
   if (list.provenance.length) attempt.provenance = list.provenance;
-  if (resultState === 'ok' && attempt.reward !== null) {
+  if (r.state === 'ok' && attempt.reward !== null) {
     const files = new Set(list.evidence.filter((e) => e.kind === 'reward-file').map((e) => e.label));
     attempt.rewardMethod = list.provenance.some((p) => p.code === 'reward-details') ? 'rewardkit'
       : files.has('reward.json') ? 'reward.json' : files.has('reward.txt') ? 'reward.txt' : null;
   }
   problems.push(...list.problems);
-  attempt.dir = scanned;
-  if (resultState !== 'absent') attempt.source = { file: resultPath };
+  attempt.dir = t.dir;
+  if (r.state !== 'absent') attempt.source = { file: joinPath(t.dir, 'result.json') };
 
-  const dataset = result?.source ?? result?.config?.task?.source ?? config?.task?.source ?? null;
-  const taskName = result?.task_name ?? rawTaskName ?? config?.task?.name ?? (config?.task?.path ? baseName(config.task.path) : null)
-    ?? (name.includes('__') ? name.slice(0, name.lastIndexOf('__')) : name);
-  const model = modelName(result, config);
+  const dataset = result?.source ?? result?.config?.task?.source ?? cfg?.task?.source ?? null;
+  const model = modelName(result, cfg);
   attempt.cell = `${agent ?? '?'}|${model ?? '?'}`;
-
-  if (result) {
-    attempt.startedAt = result.started_at ?? null;
-    attempt.finishedAt = result.finished_at ?? null;
-    attempt.durationSec = seconds(result.started_at, result.finished_at);
-    const ctxs = result.agent_result ? [result.agent_result] : (result.step_results ?? []).map((s) => s.agent_result);
-    const { tokens, cost } = tokensOf(ctxs);
-    if (tokens) attempt.tokens = tokens;
-    attempt.costUsd = cost;
-    const episodes = result.agent_result?.metadata?.n_episodes;
-    if (typeof episodes === 'number' && Number.isFinite(episodes)) attempt.nTurns = episodes;
-    const d = (attempt.details ??= {});
-    d.trial = result.trial_name ?? name;
-    if (result.id) d.trialId = result.id;
-    if (result.agent_info?.version) d.agentVersion = result.agent_info.version;
-    if (result.verifier_environment_mode) d.verifierMode = result.verifier_environment_mode;
-    if (dataset) d.dataset = dataset;
-    const recorded = fileUriToPath(result.trial_uri);
-    if (recorded && recorded !== scanned) d.recordedDir = recorded;
-    if (result.trial_name && result.trial_name !== name) {
-      problems.push({ file: resultPath, severity: 'warning', code: 'name-mismatch',
-        message: `${who}: result.json names trial ${result.trial_name}, but it is in folder ${name}` });
-    }
-  } else {
-    (attempt.details ??= {}).trial = name;
-  }
+  if (result) resultDetails(attempt, t, result, dataset, problems);
+  else (attempt.details ??= {}).trial = t.name;
 
   return {
-    name, dir: scanned, taskName, agent, model, dataset,
+    name: t.name, dir: t.dir, taskName: taskNameOf(t.name, r, cfg), agent, model, dataset,
     startedAt: result?.started_at ?? null,
-    hasResult: resultState !== 'absent',
+    hasResult: r.state !== 'absent',
     attempt, problems,
   };
-}
-
-/** steps/<name>/{agent,verifier,artifacts}/ of a multi-step trial, one Evidence with children per step. */
-async function readSteps(
-  fs: FsPort,
-  list: EvidenceList,
-  trialDir: string,
-  result: TrialResult | null,
-  trajectoryWhy: (ran: boolean) => string | null,
-  rewardWhy: (ran: boolean, rewards: Record<string, number> | null | undefined) => { why: string; file: string } | null,
-  who: string,
-): Promise<void> {
-  const stepsDir = joinPath(trialDir, 'steps');
-  const onDisk = await listDir(fs, stepsDir);
-  const names: string[] = (result?.step_results ?? []).map((s) => s.step_name);
-  for (const [n, t] of onDisk) if (t === 'dir' && !names.includes(n)) names.push(n);
-  for (const stepName of names) {
-    const sr = result?.step_results?.find((s) => s.step_name === stepName);
-    const dir = joinPath(stepsDir, stepName);
-    const sub = new EvidenceList(`${who} step ${stepName}`);
-    await agentEvidence(fs, sub, joinPath(dir, 'agent'), trajectoryWhy(!!sr?.agent_result));
-    await verifierEvidence(fs, sub, joinPath(dir, 'verifier'),
-      rewardWhy(!!(sr?.verifier_result || sr?.verifier?.finished_at), sr?.verifier_result?.rewards), sr?.verifier?.started_at ?? null);
-    await artifactsEvidence(fs, sub, joinPath(dir, 'artifacts'));
-    list.absorb(sub);
-    const present = onDisk.get(stepName) === 'dir';
-    list.evidence.push({
-      kind: 'step', label: `steps/${stepName}/`, path: dir, isDir: true, present,
-      ...(present ? {} : { namedBy: 'result.json lists this step' }),
-      children: sub.evidence,
-    });
-  }
 }
