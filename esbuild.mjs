@@ -89,7 +89,13 @@ function copyWebviewAssets() {
   for (const f of ['node_modules/@vscode/codicons/dist/codicon.css', 'node_modules/@vscode/codicons/dist/codicon.ttf']) {
     if (existsSync(join(root, f))) copyFileSync(join(root, f), join(dest, f.split('/').pop()));
   }
-  for (const f of walk('webview', (p) => p.endsWith('.css'))) copyFileSync(join(root, f), join(dest, relative('webview', f)));
+  // A panel's webview/<panel>/main.css is copied as out/webview/<panel>.css, beside its script; other CSS keeps its path.
+  for (const f of walk('webview', (p) => p.endsWith('.css'))) {
+    const m = /^webview\/([^/]+)\/main\.css$/.exec(f);
+    const target = join(dest, m ? `${m[1]}.css` : relative('webview', f));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(join(root, f), target);
+  }
 }
 
 function afterBuild() {

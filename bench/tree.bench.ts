@@ -4,10 +4,10 @@
 // a floor measured in the same run: a plain array map over the same tasks. Target (issue 4): root children < 100 ms.
 // Run: npm run bench:tree  (env TASKS, ATTEMPTS, ROUNDS to change the size)
 import type { Attempt, Evidence, Outcome, Run, Task } from '../src/core/model';
-import { childrenOf, makeRunNode, rootChildren, type TreeNode } from '../src/tree/nodes';
-import { describe } from '../src/tree/describe';
-import { defaultViewState, type ViewState } from '../src/tree/viewState';
-import { tooltipOf } from '../src/tree/tooltips';
+import { childrenOf, makeRunNode, rootChildren, type TreeNode } from '../src/views/tree/nodes';
+import { describe } from '../src/views/tree/describe';
+import { defaultViewState, type ViewState } from '../src/views/tree/viewState';
+import { tooltipOf } from '../src/views/tree/tooltips';
 
 const TASKS = Number(process.env.TASKS) || 10_000;
 const ATTEMPTS = Number(process.env.ATTEMPTS) || 4;

@@ -1,8 +1,11 @@
-// The ONE definition of the messages between the Run Overview panel (host, src/webviews/runOverviewPanel.ts) and its
-// webview (webview/runOverview.ts). Both sides import these zod schemas and validate every message they receive:
+// The ONE definition of the messages between the Run Overview panel (host, src/vscode/panels/runOverviewPanel.ts) and
+// its webview (webview/runOverview/main.ts). Both sides import these zod schemas and validate every message they receive:
 // a message that does not parse is dropped (and logged), never acted on. Types are inferred from the schemas.
 // vscode-free and DOM-free, so it is bundled for the browser and for the extension host alike.
 import { z } from 'zod';
+import { type Parsed, parseWith } from './parse';
+
+export type { Parsed };
 
 export const OUTCOME_VALUES = [
   'passed', 'failed', 'agent-error', 'truncated', 'infra-error', 'cancelled', 'running', 'incomplete', 'missing', 'no-result',
@@ -122,15 +125,6 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), message: Text }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
-
-export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
-
-function parseWith<T>(schema: z.ZodType<T>, data: unknown): Parsed<T> {
-  const r = schema.safeParse(data);
-  if (r.success) return { ok: true, message: r.data };
-  const first = r.error.issues[0];
-  return { ok: false, error: first ? `${first.path.join('.') || '(message)'}: ${first.message}` : 'invalid message' };
-}
 
 export function parseHostMessage(data: unknown): Parsed<HostMessage> {
   return parseWith(HostMessageSchema, data);

@@ -1,8 +1,8 @@
 // Where a Problem sits in its file: the exact JSON value named by its jsonPath (jsonc-parser), else its line and
 // column, else the file's start. vscode-free (zero-based line / character pairs).
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import type { Problem } from './core/model';
-import { lineColumnFast, lineStartsOf } from './core/readers/jsonFile';
+import type { Problem } from '../core/model';
+import { lineColumnFast, lineStartsOf } from '../core/readers/jsonFile';
 
 export interface Span {
   line: number;

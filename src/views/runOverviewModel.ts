@@ -4,8 +4,8 @@
 import type { Attempt, Outcome, Run, Task } from '../core/model';
 import { OUTCOMES, countRun } from '../core/model';
 import { passAtK, taskPassAtK } from '../core/passAtK';
-import { OUTCOME_ICONS, OUTCOME_LABELS } from '../tree/outcomeStyle';
-import type { OverviewCell, OverviewColumn, OverviewLeftOut, OverviewModel, OverviewProblemRow, OverviewTaskRow, PassAt } from '../../webview/protocol';
+import { OUTCOME_ICONS, OUTCOME_LABELS } from './outcomeStyle';
+import type { OverviewCell, OverviewColumn, OverviewLeftOut, OverviewModel, OverviewProblemRow, OverviewTaskRow, PassAt } from '../protocol/runOverview';
 
 export interface OverviewOptions {
   /** Most task rows sent (the rest is counted in tasksOmitted). */

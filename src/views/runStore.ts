@@ -1,10 +1,11 @@
 // The ONE model holder of the extension: discovers and reads the runs of every workspace folder through the core
 // loader (lazily, on first use), re-reads one run at a time when its files change (debounced), and tells every
 // view through change events. vscode-free, so it runs under plain Node tests too.
-import type { FsPort } from './core/fs/port';
-import type { Run, RunState } from './core/model';
-import { discoverRuns, type RunCandidate } from './core/discovery';
-import { readCandidate } from './core/load';
+import type { FsPort } from '../core/fs/port';
+import type { Run, RunState } from '../core/model';
+import { discoverRuns, type RunCandidate } from '../core/discovery';
+import { readCandidate } from '../core/load';
+import { Disposable, Emitter, type Event, toDisposable } from '../core/lifecycle';
 
 export interface StoreFolder {
   /** Absolute POSIX path of the workspace folder. */
@@ -21,8 +22,6 @@ export interface RunCompletion {
   run: Run;
   from: RunState;
 }
-
-export type Listener<T> = (e: T) => void;
 
 export interface RunStoreOptions {
   fs: FsPort;
@@ -77,7 +76,7 @@ function prefixesOf(run: Run): string[] {
 /** Names that can make a new run appear (a new summary, rollouts file, job or viewer data). */
 const RUN_MAKERS = /(\.jsonl|_run_summary\.json|\/result\.json|\/config\.json|\/summary\.json|\/project\.json|\/run\.json)$/;
 
-export class RunStore {
+export class RunStore extends Disposable {
   private readonly entries = new Map<string, Entry>();
   private loading: Promise<void> | undefined;
   private loadedOnce = false;
@@ -85,26 +84,20 @@ export class RunStore {
   private pendingPaths = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private firstPendingAt = 0;
-  private readonly changeListeners = new Set<Listener<StoreChange>>();
-  private readonly completionListeners = new Set<Listener<RunCompletion>>();
-  private disposed = false;
+  private readonly changed = this.register(new Emitter<StoreChange>((err) => this.log('error', `change listener failed: ${String(err)}`)));
+  private readonly completed = this.register(new Emitter<RunCompletion>((err) => this.log('error', String(err))));
+  /** A run was re-read or the set of runs changed. */
+  readonly onDidChange: Event<StoreChange> = this.changed.event;
+  /** A run that was running is not any more. */
+  readonly onRunCompleted: Event<RunCompletion> = this.completed.event;
 
-  constructor(private readonly opts: RunStoreOptions) {}
-
-  onDidChange(l: Listener<StoreChange>): { dispose(): void } {
-    this.changeListeners.add(l);
-    return { dispose: () => this.changeListeners.delete(l) };
-  }
-
-  onRunCompleted(l: Listener<RunCompletion>): { dispose(): void } {
-    this.completionListeners.add(l);
-    return { dispose: () => this.completionListeners.delete(l) };
+  constructor(private readonly opts: RunStoreOptions) {
+    super();
+    this.register(toDisposable(() => { if (this.timer) clearTimeout(this.timer); }));
   }
 
   private fire(e: StoreChange): void {
-    for (const l of this.changeListeners) {
-      try { l(e); } catch (err) { this.log('error', `change listener failed: ${String(err)}`); }
-    }
+    this.changed.fire(e);
   }
 
   private log(level: 'info' | 'warn' | 'error', message: string): void {
@@ -196,7 +189,7 @@ export class RunStore {
     for (const folder of this.opts.folders()) {
       const candidates = await this.discover(folder);
       for (const c of candidates) {
-        if (this.disposed) return;
+        if (this.isDisposed) return;
         const e = await this.read(c, folder.path);
         if (e) fresh.set(e.run.id, e);
       }
@@ -228,9 +221,7 @@ export class RunStore {
     this.entries.set(e.run.id, e);
     this.fire(e.run.id === runId ? { runIds: [runId] } : {});
     if (old.run.state === 'running' && e.run.state !== 'running') {
-      for (const l of this.completionListeners) {
-        try { l({ run: e.run, from: old.run.state }); } catch (err) { this.log('error', String(err)); }
-      }
+      this.completed.fire({ run: e.run, from: old.run.state });
     }
     return e.run;
   }
@@ -265,7 +256,7 @@ export class RunStore {
 
   /** Notes changed paths (watchers); the concerned runs are re-read once the changes settle. */
   notePathsChanged(paths: Iterable<string>): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     for (const p of paths) {
       if (/\/\.[^/]*\.tmp$/.test(p)) continue; // atomic writers' temp files
       this.pendingPaths.add(p);
@@ -343,12 +334,5 @@ export class RunStore {
       await q;
       if (q === this.queue && !this.timer) return;
     }
-  }
-
-  dispose(): void {
-    this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.changeListeners.clear();
-    this.completionListeners.clear();
   }
 }

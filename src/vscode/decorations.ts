@@ -2,7 +2,7 @@
 // Items that have no file of their own get a URI in a custom scheme that carries the flag itself, so the provider
 // is stateless: the URI says what to show (badge, severity, reason).
 import * as vscode from 'vscode';
-import type { Flag } from './tree/describe';
+import type { Flag } from '../views/tree/describe';
 
 export const FLAG_SCHEME = 'harbor-runs-flag';
 

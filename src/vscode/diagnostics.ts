@@ -1,11 +1,12 @@
 // Problems panel entries for every Problem of every run, placed at the exact JSON value of a summary's missing path /
 // stale file / label mismatch (jsonc-parser on the Problem's jsonPath), with a quick fix that rewrites the summary.
 import * as vscode from 'vscode';
-import type { FsPort } from './core/fs/port';
-import type { Problem, Run, Severity } from './core/model';
-import type { RunStore } from './runStore';
-import { JsonLocator, type Span, lineSpan } from './problemPosition';
-import { isRunSummaryPath, rolloutsPathForSummary } from './core/summary/paths';
+import type { FsPort } from '../core/fs/port';
+import { Disposable } from '../core/lifecycle';
+import type { Problem, Run, Severity } from '../core/model';
+import type { RunStore } from '../views/runStore';
+import { JsonLocator, type Span, lineSpan } from '../views/problemPosition';
+import { isRunSummaryPath, rolloutsPathForSummary } from '../core/summary/paths';
 
 export const DIAGNOSTIC_SOURCE = 'harbor-runs';
 /** JSON files larger than this are not parsed for positions (the problem goes to the top of the file). */
@@ -17,16 +18,16 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   info: vscode.DiagnosticSeverity.Information,
 };
 
-export class RunDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
+export class RunDiagnostics extends Disposable {
+  private readonly collection = this.register(vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE));
   private readonly locators = new Map<string, { key: string; locator: JsonLocator | undefined }>();
   private readonly perRun = new WeakMap<Run, { key: string; file: string; diagnostic: vscode.Diagnostic }[]>();
-  private readonly sub: { dispose(): void };
   private running: Promise<void> = Promise.resolve();
   private dirty = false;
 
   constructor(private readonly store: RunStore, private readonly fs: FsPort) {
-    this.sub = store.onDidChange(() => this.schedule());
+    super();
+    this.register(store.onDidChange(() => this.schedule()));
   }
 
   /** Recomputes every entry (serialised: one pass at a time, the latest state wins). */
@@ -122,11 +123,6 @@ export class RunDiagnostics implements vscode.Disposable {
     this.collection.clear();
     for (const [file, list] of byFile) this.collection.set(vscode.Uri.file(file), list);
     for (const file of [...this.locators.keys()]) if (!byFile.has(file)) this.locators.delete(file);
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this.collection.dispose();
   }
 }
 

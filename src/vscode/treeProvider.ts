@@ -2,13 +2,14 @@
 // Discovery happens lazily on the first getChildren (activation stays cheap); tooltips are built on hover.
 import * as vscode from 'vscode';
 import type { Run } from '../core/model';
-import type { RunStore } from '../runStore';
-import { type RunNode, type TreeNode, childrenOf, makeRunNode, rootChildren, runNodeId } from './nodes';
-import { type ItemSpec, describe } from './describe';
-import { tooltipOf } from './tooltips';
-import { type ViewState, defaultViewState, runVisible } from './viewState';
-import { flagUri } from '../decorations';
+import type { RunStore } from '../views/runStore';
+import { type RunNode, type TreeNode, childrenOf, makeRunNode, rootChildren, runNodeId } from '../views/tree/nodes';
+import { type ItemSpec, describe } from '../views/tree/describe';
+import { tooltipOf } from '../views/tree/tooltips';
+import { type ViewState, defaultViewState, runVisible } from '../views/tree/viewState';
+import { flagUri } from './decorations';
 import type { FsPort } from '../core/fs/port';
+import { Disposable, Emitter } from '../core/lifecycle';
 
 export const VIEW_ID = 'harborRuns.runs';
 
@@ -23,17 +24,17 @@ const COLLAPSE: Record<ItemSpec['collapsible'], vscode.TreeItemCollapsibleState>
   expanded: vscode.TreeItemCollapsibleState.Expanded,
 };
 
-export class RunsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly emitter = this.register(new Emitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly runNodes = new Map<string, RunNode>();
   private stateValue: ViewState = defaultViewState();
-  private readonly subs: { dispose(): void }[] = [];
-  private readonly stateEmitter = new vscode.EventEmitter<ViewState>();
+  private readonly stateEmitter = this.register(new Emitter<ViewState>());
   readonly onDidChangeState = this.stateEmitter.event;
 
   constructor(private readonly store: RunStore, private readonly fs: FsPort) {
-    this.subs.push(store.onDidChange((e) => {
+    super();
+    this.register(store.onDidChange((e) => {
       if (e.runIds && e.runIds.every((id) => this.runNodes.has(id))) {
         for (const id of e.runIds) {
           const node = this.runNodes.get(id)!;
@@ -117,16 +118,6 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     return node.parent;
   }
 
-  /** Re-renders everything (after a filter change or a full reload). */
-  refreshView(): void {
-    this.emitter.fire(undefined);
-  }
-
-  dispose(): void {
-    for (const s of this.subs) s.dispose();
-    this.emitter.dispose();
-    this.stateEmitter.dispose();
-  }
 }
 
 export function toTreeItem(spec: ItemSpec, node?: TreeNode): vscode.TreeItem {

@@ -3,8 +3,8 @@
 // realpathDirs use Node (the extension runs on the workspace side: extensionKind "workspace"), keeping memory
 // constant on 1 GB files and listing a run's verifier folders on a worker thread, off the extension host's thread.
 import * as vscode from 'vscode';
-import type { EntryType, FileStat, FsPort } from './core/fs/port';
-import { NodeFs } from './core/fs/nodeFs';
+import type { EntryType, FileStat, FsPort } from '../core/fs/port';
+import { NodeFs } from '../core/fs/nodeFs';
 
 function typeOf(t: vscode.FileType): EntryType {
   if (t & vscode.FileType.Directory) return 'dir';

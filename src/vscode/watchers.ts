@@ -2,17 +2,20 @@
 // store, which debounces them and re-reads only the runs concerned (or re-discovers the folder for a new run).
 // Runs outside the workspace folders' watcher (a NeMo verifier folder elsewhere) are refreshed by the Refresh button.
 import * as vscode from 'vscode';
-import type { RunStore } from './runStore';
+import { Disposable, DisposableStore } from '../core/lifecycle';
+import type { RunStore } from '../views/runStore';
 import { readSettings } from './settings';
 
-export class RunWatchers implements vscode.Disposable {
-  private watchers: vscode.Disposable[] = [];
+export class RunWatchers extends Disposable {
+  private readonly watchers = this.register(new DisposableStore());
 
-  constructor(private readonly store: RunStore) {}
+  constructor(private readonly store: RunStore) {
+    super();
+  }
 
   /** (Re)creates one watcher per workspace folder when auto-refresh is on; none when it is off. */
   update(): void {
-    this.clear();
+    this.watchers.clear();
     if (!readSettings().autoRefresh) return;
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       if (folder.uri.scheme !== 'file') continue;
@@ -21,16 +24,7 @@ export class RunWatchers implements vscode.Disposable {
         if (/\/(\.git|node_modules)(\/|$)/.test(uri.path)) return;
         this.store.notePathsChanged([uri.fsPath]);
       };
-      this.watchers.push(w, w.onDidCreate(note), w.onDidChange(note), w.onDidDelete(note));
+      for (const d of [w, w.onDidCreate(note), w.onDidChange(note), w.onDidDelete(note)]) this.watchers.add(d);
     }
-  }
-
-  private clear(): void {
-    for (const w of this.watchers) w.dispose();
-    this.watchers = [];
-  }
-
-  dispose(): void {
-    this.clear();
   }
 }

@@ -8,50 +8,63 @@ import * as vscode from 'vscode';
 import { hasDriver, screenshot, until, webview } from './helpers';
 import { api, type HarborRunsApi } from './treeHelpers';
 import type { Run } from '../../src/core/model';
-import { evidenceToOpen, overviewModel } from '../../src/webviews/overviewModel';
-import { parseWebviewMessage, type WebviewMessage } from '../../webview/protocol';
+import { evidenceToOpen, overviewModel } from '../../src/views/runOverviewModel';
+import { parseWebviewMessage, type WebviewMessage } from '../../src/protocol/runOverview';
 
 interface OverviewState {
   open: { runId: string; title: string; visible: boolean; viewType: string }[];
   messages: { runId: string; message: WebviewMessage }[];
 }
 
-async function overviewState(runId?: string): Promise<OverviewState> {
-  const s = await vscode.commands.executeCommand<OverviewState>('harborRuns._overviewState', runId);
-  assert.ok(s, 'the extension answers _overviewState');
-  return s;
+const VIEW_TYPE = 'harborRuns.runOverview';
+/** Every message the overview panels received since the suite started (recorded through the host context's event). */
+const seen: { runId: string; message: WebviewMessage }[] = [];
+
+/** The open overviews and what they said, read from the API activate() returned. */
+function overviewState(a: HarborRunsApi, runId?: string): OverviewState {
+  return {
+    open: a.openPanels(VIEW_TYPE).map((p) => ({ runId: p.key, title: p.title, visible: p.visible, viewType: p.viewType })),
+    messages: seen.filter((e) => runId === undefined || e.runId === runId),
+  };
 }
 
 suite('run overview webview', () => {
   let a: HarborRunsApi;
   let run: Run;
+  let recorder: { dispose(): void } | undefined;
   suiteSetup(async () => {
     a = await api();
+    recorder = a.onDidReceivePanelMessage((m) => {
+      if (m.viewType === VIEW_TYPE) seen.push({ runId: m.key, message: m.message as WebviewMessage });
+    });
     const r = a.store.runs().find((x) => x.kind === 'nemo-gym' && x.label.startsWith('tb-mini'));
     assert.ok(r, 'examples/ has the tb-mini run');
     run = r;
   });
-  suiteTeardown(async () => { await vscode.commands.executeCommand('workbench.action.closeAllEditors'); });
+  suiteTeardown(async () => {
+    recorder?.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 
   test('opens through the command, handshakes and renders one row per task', async () => {
     const id = await vscode.commands.executeCommand<string>('harborRuns.openRunOverview', run.id);
     assert.equal(id, run.id);
     const ready = await until(async () => {
-      const s = await overviewState(run.id);
+      const s = overviewState(a, run.id);
       return s.messages.find((m) => m.message.type === 'ready');
     }, { timeout: 20_000, message: 'the webview posts ready' });
     assert.ok(parseWebviewMessage(ready.message).ok, 'the host recorded a valid ready message');
     const rendered = await until(async () => {
-      const msgs = (await overviewState(run.id)).messages.map((m) => m.message);
+      const msgs = overviewState(a, run.id).messages.map((m) => m.message);
       const err = msgs.find((m) => m.type === 'error');
       if (err) throw new Error(`the webview reported: ${JSON.stringify(err)}`);
       return msgs.find((m) => m.type === 'rendered');
     }, { timeout: 20_000, message: 'the webview renders the init model' }).catch(async (e: Error) => {
-      throw new Error(`${e.message}; messages: ${JSON.stringify((await overviewState(run.id)).messages).slice(0, 2000)}`);
+      throw new Error(`${e.message}; messages: ${JSON.stringify(overviewState(a, run.id).messages).slice(0, 2000)}`);
     });
     assert.equal(rendered.type === 'rendered' && rendered.rows, run.tasks.length);
     assert.equal(rendered.type === 'rendered' && rendered.columns, Math.max(...run.tasks.map((t) => t.attempts.length)));
-    const s = await overviewState(run.id);
+    const s = overviewState(a, run.id);
     assert.equal(s.open.filter((p) => p.runId === run.id).length, 1);
     assert.equal(s.open[0].title, `Overview: ${run.label}`);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
@@ -61,7 +74,7 @@ suite('run overview webview', () => {
 
     // Opening it again reveals the same panel.
     await vscode.commands.executeCommand('harborRuns.openRunOverview', run.id);
-    assert.equal((await overviewState()).open.filter((p) => p.runId === run.id).length, 1);
+    assert.equal(overviewState(a).open.filter((p) => p.runId === run.id).length, 1);
     if (hasDriver()) await screenshot('overview-opened');
   });
 
@@ -85,7 +98,7 @@ suite('run overview webview', () => {
       return e && e.document.uri.fsPath === expected ? e : undefined;
     }, { timeout: 15_000, message: `the click opens ${expected}` });
     assert.equal(editor.document.uri.fsPath, expected);
-    const msgs = (await overviewState(run.id)).messages.map((m) => m.message);
+    const msgs = overviewState(a, run.id).messages.map((m) => m.message);
     assert.ok(msgs.some((m) => m.type === 'openAttempt' && m.attemptId === attempt.id && m.taskId === task.id), 'the host got openAttempt for that cell');
     await until(() => a.treeView.selection.some((n) => n.kind === 'attempt' && n.attempt.id === attempt.id),
       { timeout: 10_000, message: 'the attempt is selected in the Runs tree' });
@@ -112,7 +125,7 @@ suite('run overview webview', () => {
     const groups = [...new Set(model.columns.map((c) => c.group))];
     assert.ok(groups.length >= 1 && groups.every((g) => typeof g === 'string'));
     await vscode.commands.executeCommand('harborRuns.openRunOverview', v.id);
-    const rendered = await until(async () => (await overviewState(v.id)).messages.map((m) => m.message).find((m) => m.type === 'rendered'),
+    const rendered = await until(async () => overviewState(a, v.id).messages.map((m) => m.message).find((m) => m.type === 'rendered'),
       { timeout: 20_000, message: 'the viewer-data overview renders' });
     assert.equal(rendered.type === 'rendered' && rendered.columns, model.columns.length);
     if (!hasDriver()) return;

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { activated } from './helpers';
 import type { HarborRunsApi } from '../../src/extension';
-import type { TreeNode } from '../../src/tree/nodes';
+import type { TreeNode } from '../../src/views/tree/nodes';
 
 export type { HarborRunsApi, TreeNode };
 

@@ -1,8 +1,8 @@
 // The Run Overview webview (browser, bundled as an iife into out/webview/runOverview.js). Handshake: posts `ready`,
-// the host answers `init` with the view model (webview/protocol.ts), re-sent whenever the run is re-read.
+// the host answers `init` with the view model (src/protocol/runOverview.ts), re-sent whenever the run is re-read.
 // Everything is built with DOM APIs and textContent: task names, exceptions and problems are untrusted text.
 // Filter state (text, outcome) and the run shown survive hide / reload through acquireVsCodeApi().getState/setState.
-import './lib/zodJitless';
+import '../lib/zodJitless';
 import { z } from 'zod';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
@@ -10,7 +10,7 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import {
   type OverviewModel, type OverviewTaskRow, type PassAt, type WebviewMessage, OUTCOME_VALUES, parseHostMessage,
-} from './protocol';
+} from '../../src/protocol/runOverview';
 
 interface VsCodeApi {
   postMessage(m: unknown): void;

@@ -1,5 +1,5 @@
 // One interface for every file access of the core: a Node implementation (CLI, unit tests, benchmarks)
-// and a `vscode.workspace.fs` one (src/vscodeFs.ts) so the extension works over Remote-SSH and in code-server.
+// and a `vscode.workspace.fs` one (src/vscode/vscodeFs.ts) so the extension works over Remote-SSH and in code-server.
 // Paths are absolute POSIX strings.
 
 export type EntryType = 'file' | 'dir' | 'other';

@@ -1,7 +1,7 @@
 // What each tree node looks like: label, description, icon, flag (decoration) and click action (vscode-free).
-import type { Attempt, Evidence, Run, Task } from '../core/model';
-import { countRun, isPass } from '../core/model';
-import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from './outcomeStyle';
+import type { Attempt, Evidence, Run, Task } from '../../core/model';
+import { countRun, isPass } from '../../core/model';
+import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from '../outcomeStyle';
 import { type TreeNode, problemCount } from './nodes';
 
 export type Collapsible = 'none' | 'collapsed' | 'expanded';

@@ -1,7 +1,7 @@
 // The Runs tree's nodes and how each one's children are computed (vscode-free: benched under plain Node).
 // Ids are stable across refreshes (built from Run / Task / Attempt ids and paths) so expansion survives a reload.
-import type { Attempt, Evidence, NamedReason, Problem, Run, RunFile, Task } from '../core/model';
-import type { EntryType } from '../core/fs/port';
+import type { Attempt, Evidence, NamedReason, Problem, Run, RunFile, Task } from '../../core/model';
+import type { EntryType } from '../../core/fs/port';
 import { type ViewState, attemptVisible, isFilterActive, runVisible, visibleTasks } from './viewState';
 
 interface Base { id: string; parent?: TreeNode }

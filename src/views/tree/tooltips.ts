@@ -1,7 +1,7 @@
 // Markdown tooltips of tree nodes (vscode-free text; the provider wraps it in a MarkdownString, built on hover).
-import type { Attempt, Run, Task } from '../core/model';
-import { OUTCOME_LABELS } from './outcomeStyle';
-import { passAtK } from '../core/passAtK';
+import type { Attempt, Run, Task } from '../../core/model';
+import { OUTCOME_LABELS } from '../outcomeStyle';
+import { passAtK } from '../../core/passAtK';
 import { formatDuration, formatReward, runCounts, taskDescription } from './describe';
 import type { TreeNode } from './nodes';
 

@@ -1,7 +1,7 @@
 // Filter and sort state of the Runs tree, and the pure functions that apply it (vscode-free).
-import type { Attempt, Outcome, Run, Task } from '../core/model';
-import { isPass, OUTCOMES } from '../core/model';
-import { OUTCOME_LABELS, attemptHasProblem } from './outcomeStyle';
+import type { Attempt, Outcome, Run, Task } from '../../core/model';
+import { isPass, OUTCOMES } from '../../core/model';
+import { OUTCOME_LABELS, attemptHasProblem } from '../outcomeStyle';
 
 export type TaskSort = 'id' | 'reward' | 'failures';
 

@@ -1,50 +1,50 @@
 // Filter and sort commands of the Runs tree: by outcome (multi-select), by text, only problems, sort tasks.
 import * as vscode from 'vscode';
-import { OUTCOMES, type Outcome } from '../core/model';
-import { OUTCOME_ICONS, OUTCOME_LABELS } from '../tree/outcomeStyle';
-import type { TaskSort } from '../tree/viewState';
-import type { CommandContext } from './context';
+import { OUTCOMES, type Outcome } from '../../core/model';
+import { OUTCOME_ICONS, OUTCOME_LABELS } from '../../views/outcomeStyle';
+import type { TaskSort } from '../../views/tree/viewState';
+import type { HostContext } from '../hostContext';
 
-export async function filterByOutcome(ctx: CommandContext): Promise<void> {
-  const current = ctx.provider.state.outcomes;
+export async function filterByOutcome(ctx: HostContext): Promise<void> {
+  const current = ctx.treeProvider.state.outcomes;
   const items = OUTCOMES.map((o) => ({
     label: `$(${OUTCOME_ICONS[o].id.replace('~spin', '')}) ${OUTCOME_LABELS[o]}`, outcome: o, picked: current ? current.has(o) : false,
   }));
   const picks = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Show attempts with these outcomes', placeHolder: 'None selected = every outcome' });
   if (!picks) return;
-  ctx.provider.setState({ outcomes: picks.length === 0 ? null : new Set<Outcome>(picks.map((p) => p.outcome)) });
+  ctx.treeProvider.setState({ outcomes: picks.length === 0 ? null : new Set<Outcome>(picks.map((p) => p.outcome)) });
 }
 
-export async function filterByText(ctx: CommandContext): Promise<void> {
+export async function filterByText(ctx: HostContext): Promise<void> {
   const text = await vscode.window.showInputBox({
-    title: 'Filter tasks by text', prompt: 'Part of a task id or name (empty = no text filter)', value: ctx.provider.state.text,
+    title: 'Filter tasks by text', prompt: 'Part of a task id or name (empty = no text filter)', value: ctx.treeProvider.state.text,
   });
   if (text === undefined) return;
-  ctx.provider.setState({ text });
+  ctx.treeProvider.setState({ text });
 }
 
-export function toggleOnlyProblems(ctx: CommandContext): void {
-  ctx.provider.setState({ onlyProblems: !ctx.provider.state.onlyProblems });
+export function toggleOnlyProblems(ctx: HostContext): void {
+  ctx.treeProvider.setState({ onlyProblems: !ctx.treeProvider.state.onlyProblems });
 }
 
-export function clearFilter(ctx: CommandContext): void {
-  ctx.provider.setState({ outcomes: null, text: '', onlyProblems: false });
+export function clearFilter(ctx: HostContext): void {
+  ctx.treeProvider.setState({ outcomes: null, text: '', onlyProblems: false });
 }
 
-export async function sortTasks(ctx: CommandContext): Promise<void> {
-  const cur = ctx.provider.state.sort;
+export async function sortTasks(ctx: HostContext): Promise<void> {
+  const cur = ctx.treeProvider.state.sort;
   const items: (vscode.QuickPickItem & { sort: TaskSort })[] = [
     { label: 'Task id', description: cur === 'id' ? 'current' : undefined, sort: 'id' },
     { label: 'Reward (highest mean first)', description: cur === 'reward' ? 'current' : undefined, sort: 'reward' },
     { label: 'Failures (most first)', description: cur === 'failures' ? 'current' : undefined, sort: 'failures' },
   ];
   const pick = await vscode.window.showQuickPick(items, { title: 'Sort tasks by' });
-  if (pick) ctx.provider.setState({ sort: pick.sort });
+  if (pick) ctx.treeProvider.setState({ sort: pick.sort });
 }
 
 /** The view-title filter button: one menu for every filter and sort. */
-export async function filterMenu(ctx: CommandContext): Promise<void> {
-  const s = ctx.provider.state;
+export async function filterMenu(ctx: HostContext): Promise<void> {
+  const s = ctx.treeProvider.state;
   const items = [
     { label: '$(filter) Outcome…', description: s.outcomes ? [...s.outcomes].map((o) => OUTCOME_LABELS[o]).join(', ') : 'all', run: () => filterByOutcome(ctx) },
     { label: '$(search) Text…', description: s.text ? `"${s.text}"` : 'none', run: () => filterByText(ctx) },

@@ -1,15 +1,12 @@
-// Registers every command of the extension (ids match package.json `contributes.commands`).
+// The command table of the extension (ids match package.json `contributes.commands`), registered by the host context.
 import * as vscode from 'vscode';
-import { log, showError } from '../log';
-import type { CommandContext } from './context';
+import type { CommandHandler, HostContext } from '../hostContext';
 import { clearFilter, filterByOutcome, filterByText, filterMenu, sortTasks, toggleOnlyProblems } from './filterCommands';
 import { copyPath, explainMissing, openAsJson, openItem, openProblem, refresh, revealInExplorer, revealInOS } from './itemCommands';
 import { writeRunSummaryCommand } from './writeRunSummary';
 import { openRunOverview } from './openRunOverview';
 
-type Handler = (ctx: CommandContext, arg?: unknown) => unknown;
-
-const COMMANDS: Record<string, Handler> = {
+const COMMANDS: Record<string, CommandHandler> = {
   'harborRuns.writeRunSummary': writeRunSummaryCommand,
   'harborRuns.refresh': refresh,
   'harborRuns.openRunOverview': openRunOverview,
@@ -26,18 +23,10 @@ const COMMANDS: Record<string, Handler> = {
   'harborRuns.toggleOnlyProblems': toggleOnlyProblems,
   'harborRuns.clearFilter': clearFilter,
   'harborRuns.sortTasks': sortTasks,
-  'harborRuns.showLog': () => log().show(true),
+  'harborRuns.showLog': (ctx) => ctx.log.show(true),
   'harborRuns.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:harbor-runs.harbor-runs'),
 };
 
-export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
-  return Object.entries(COMMANDS).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (arg?: unknown) => {
-      try {
-        return await handler(ctx, arg);
-      } catch (e) {
-        await showError(`${id} failed: ${(e as Error)?.message ?? String(e)}`, e);
-        return undefined;
-      }
-    }));
+export function registerCommands(ctx: HostContext): void {
+  for (const [id, handler] of Object.entries(COMMANDS)) ctx.registerCommand(id, handler);
 }

@@ -1,11 +1,12 @@
 // Commands on tree items: open (preview), explain a missing item, go to a problem, copy path, reveal in the
 // explorer / file manager, open as JSON, refresh.
 import * as vscode from 'vscode';
-import type { TreeNode } from '../tree/nodes';
-import { isTreeNode } from '../tree/provider';
-import { type CommandContext, basename, isInWorkspace, nodeOfArg, pathOfArg } from './context';
+import type { TreeNode } from '../../views/tree/nodes';
+import { isTreeNode } from '../treeProvider';
+import type { HostContext } from '../hostContext';
+import { basename, isInWorkspace, nodeOfArg, pathOfArg } from './args';
 
-export async function openItem(_ctx: CommandContext, arg: unknown): Promise<void> {
+export async function openItem(_ctx: HostContext, arg: unknown): Promise<void> {
   const p = pathOfArg(arg);
   if (!p) return;
   const uri = vscode.Uri.file(p);
@@ -33,7 +34,7 @@ function missingText(n: TreeNode): { text: string; path?: string } | undefined {
   }
 }
 
-export async function explainMissing(ctx: CommandContext, arg: unknown): Promise<void> {
+export async function explainMissing(ctx: HostContext, arg: unknown): Promise<void> {
   const n = nodeOfArg(ctx, arg);
   if (!n) return;
   const m = missingText(n);
@@ -47,7 +48,7 @@ export async function explainMissing(ctx: CommandContext, arg: unknown): Promise
   else if (pick === 'Copy Path' && m.path) await vscode.env.clipboard.writeText(m.path);
 }
 
-export async function openProblem(ctx: CommandContext, arg: unknown): Promise<void> {
+export async function openProblem(ctx: HostContext, arg: unknown): Promise<void> {
   const n = nodeOfArg(ctx, arg);
   if (!n || n.kind !== 'problem') return;
   const p = n.problem;
@@ -66,12 +67,12 @@ export async function openProblem(ctx: CommandContext, arg: unknown): Promise<vo
   await vscode.window.showTextDocument(uri, { preview: true, selection: range });
 }
 
-export async function copyPath(ctx: CommandContext, arg: unknown): Promise<void> {
+export async function copyPath(ctx: HostContext, arg: unknown): Promise<void> {
   const p = pathOfArg(arg ?? nodeOfArg(ctx, arg));
   if (p) await vscode.env.clipboard.writeText(p);
 }
 
-export async function revealInExplorer(ctx: CommandContext, arg: unknown): Promise<void> {
+export async function revealInExplorer(ctx: HostContext, arg: unknown): Promise<void> {
   const p = pathOfArg(arg ?? nodeOfArg(ctx, arg));
   if (!p) return;
   const uri = vscode.Uri.file(p);
@@ -79,7 +80,7 @@ export async function revealInExplorer(ctx: CommandContext, arg: unknown): Promi
   else await vscode.commands.executeCommand('revealFileInOS', uri);
 }
 
-export async function revealInOS(ctx: CommandContext, arg: unknown): Promise<void> {
+export async function revealInOS(ctx: HostContext, arg: unknown): Promise<void> {
   const p = pathOfArg(arg ?? nodeOfArg(ctx, arg));
   if (p) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(p));
 }
@@ -95,7 +96,7 @@ function jsonPathOf(n: TreeNode | undefined, arg: unknown): string | undefined {
   return pathOfArg(n ?? arg);
 }
 
-export async function openAsJson(ctx: CommandContext, arg: unknown): Promise<void> {
+export async function openAsJson(ctx: HostContext, arg: unknown): Promise<void> {
   const n = isTreeNode(arg) ? arg : nodeOfArg(ctx, arg);
   const p = jsonPathOf(n, arg);
   if (!p) return;
@@ -108,7 +109,7 @@ export async function openAsJson(ctx: CommandContext, arg: unknown): Promise<voi
   }
 }
 
-export async function refresh(ctx: CommandContext, arg: unknown): Promise<void> {
+export async function refresh(ctx: HostContext, arg: unknown): Promise<void> {
   const n = isTreeNode(arg) ? arg : undefined;
   const title = n && 'run' in n ? `Refreshing ${basename(n.run.anchor)}` : 'Refreshing runs';
   await vscode.window.withProgress({ location: { viewId: 'harborRuns.runs' }, title }, async () => {

@@ -1,18 +1,18 @@
 // "Harbor: Open Run Overview": from a run's tree item (inline button / context menu), from any node under a run,
 // from a run id (tests), or from the palette with a quick pick of the runs.
 import * as vscode from 'vscode';
-import type { Run } from '../core/model';
-import { countRun } from '../core/model';
-import { isTreeNode } from '../tree/provider';
-import { RunOverviewPanel, overviewExtensionUri } from '../webviews/runOverviewPanel';
-import type { CommandContext } from './context';
+import type { Run } from '../../core/model';
+import { countRun } from '../../core/model';
+import { isTreeNode } from '../treeProvider';
+import { RunOverviewPanel } from '../panels/runOverviewPanel';
+import type { HostContext } from '../hostContext';
 
 const KIND_LABEL: Record<Run['kind'], string> = { 'nemo-gym': 'NeMo Gym', 'harbor-job': 'Harbor job', 'viewer-data': 'viewer data' };
 
-async function pickRun(ctx: CommandContext): Promise<Run | undefined> {
+async function pickRun(ctx: HostContext): Promise<Run | undefined> {
   await ctx.store.ensureLoaded();
   // The run selected in the Runs tree (if any) comes first.
-  const sel = ctx.view.selection[0];
+  const sel = ctx.treeView.selection[0];
   const selected = sel && 'run' in sel ? sel.run.id : undefined;
   const runs = ctx.store.runs().sort((a, b) => Number(b.id === selected) - Number(a.id === selected) || a.label.localeCompare(b.label));
   if (runs.length === 0) {
@@ -33,12 +33,12 @@ async function pickRun(ctx: CommandContext): Promise<Run | undefined> {
 }
 
 /** Returns the id of the run whose overview is shown (undefined when cancelled). */
-export async function openRunOverview(ctx: CommandContext, arg: unknown): Promise<string | undefined> {
+export async function openRunOverview(ctx: HostContext, arg: unknown): Promise<string | undefined> {
   let run: Run | undefined;
   if (isTreeNode(arg) && 'run' in arg) run = arg.run;
   else if (typeof arg === 'string') { await ctx.store.ensureLoaded(); run = ctx.store.get(arg); }
   else if (arg === undefined) run = await pickRun(ctx);
   if (!run) return undefined;
-  RunOverviewPanel.show({ extensionUri: overviewExtensionUri(), store: ctx.store, provider: ctx.provider, view: ctx.view }, run);
+  RunOverviewPanel.show(ctx, run);
   return run.id;
 }

@@ -2,13 +2,14 @@
 // `<stem>_run_summary.json` with a cancellable progress notification, then reveal the run in the tree and say how
 // many tasks, attempts and missing paths it has. Needs a trusted workspace; errors go to the log with "Show Log".
 import * as vscode from 'vscode';
-import type { Run } from '../core/model';
-import { countRun } from '../core/model';
-import { isRunSummaryPath, rolloutsStem, runSummaryPathFor, writeRunSummary, type WriteResult } from '../core/summary';
-import { log, showError } from '../log';
+import type { Run } from '../../core/model';
+import { countRun } from '../../core/model';
+import { isRunSummaryPath, rolloutsStem, runSummaryPathFor, writeRunSummary, type WriteResult } from '../../core/summary';
+import { showError } from '../log';
 import { rolloutsForSummary } from '../diagnostics';
-import { isTreeNode } from '../tree/provider';
-import { type CommandContext, basename } from './context';
+import { isTreeNode } from '../treeProvider';
+import type { HostContext } from '../hostContext';
+import { basename } from './args';
 
 /** JSONL files that are never rollouts beyond NeMo Gym's own sidecars: health verdicts, metrics, collated input. */
 const NOT_ROLLOUTS = /(_verdicts|_metrics|\/metrics)\.jsonl$/;
@@ -18,7 +19,7 @@ export function isRolloutsCandidate(p: string): boolean {
 }
 
 /** The rollouts file an argument names: a Uri or path, a run / run file node, a summary (its rollouts). */
-function rolloutsOfArg(ctx: CommandContext, arg: unknown): string | undefined {
+function rolloutsOfArg(ctx: HostContext, arg: unknown): string | undefined {
   let p: string | undefined;
   if (arg instanceof vscode.Uri) p = arg.fsPath;
   else if (typeof arg === 'string') p = arg;
@@ -32,7 +33,7 @@ function rolloutsOfArg(ctx: CommandContext, arg: unknown): string | undefined {
   return p;
 }
 
-async function pickRollouts(ctx: CommandContext): Promise<string | undefined> {
+async function pickRollouts(ctx: HostContext): Promise<string | undefined> {
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active?.scheme === 'file') {
     const p = active.fsPath;
@@ -70,7 +71,7 @@ function missingCount(run: Run | undefined, result: WriteResult): number {
 }
 
 /** Re-reads the folder of a written summary and returns its run (the written one replaces a virtual one). */
-async function reloadRunOf(ctx: CommandContext, rollouts: string, summaryPath: string): Promise<Run | undefined> {
+async function reloadRunOf(ctx: HostContext, rollouts: string, summaryPath: string): Promise<Run | undefined> {
   const store = ctx.store;
   await store.ensureLoaded();
   const old = store.runForFile(rollouts) ?? store.runForFile(summaryPath);
@@ -83,7 +84,7 @@ async function reloadRunOf(ctx: CommandContext, rollouts: string, summaryPath: s
   return store.runForFile(summaryPath) ?? store.runForFile(rollouts);
 }
 
-export async function writeRunSummaryCommand(ctx: CommandContext, arg?: unknown): Promise<WriteResult | undefined> {
+export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): Promise<WriteResult | undefined> {
   if (!vscode.workspace.isTrusted) {
     const pick = await vscode.window.showWarningMessage('Writing a run summary needs a trusted workspace.', 'Manage Workspace Trust');
     if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
@@ -92,7 +93,7 @@ export async function writeRunSummaryCommand(ctx: CommandContext, arg?: unknown)
   const rollouts = rolloutsOfArg(ctx, arg) ?? (arg === undefined || arg === null ? await pickRollouts(ctx) : undefined);
   if (!rollouts) return undefined;
   const target = runSummaryPathFor(rollouts);
-  log().info(`writing ${target}`);
+  ctx.log.info(`writing ${target}`);
   const started = Date.now();
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Writing ${basename(target)}`, cancellable: true },
@@ -114,23 +115,23 @@ export async function writeRunSummaryCommand(ctx: CommandContext, arg?: unknown)
       }
     },
   );
-  for (const p of result.problems) log()[p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warn' : 'info'](`${p.file}${p.line ? `:${p.line}` : ''}: ${p.code}: ${p.message}`);
+  for (const p of result.problems) ctx.log[p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warn' : 'info'](`${p.file}${p.line ? `:${p.line}` : ''}: ${p.code}: ${p.message}`);
   if (result.error) {
     if (result.error === 'cancelled') {
-      log().info(`cancelled: ${target}`);
+      ctx.log.info(`cancelled: ${target}`);
       void vscode.window.showInformationMessage(`Writing ${basename(target)} was cancelled; the previous file (if any) is unchanged.`);
     } else {
-      await showError(`Could not write the run summary: ${result.error}`);
+      await showError(ctx.log, `Could not write the run summary: ${result.error}`);
     }
     return result;
   }
-  log().info(`wrote ${result.path} in ${Date.now() - started} ms`);
+  ctx.log.info(`wrote ${result.path} in ${Date.now() - started} ms`);
   const run = await reloadRunOf(ctx, rollouts, result.path);
   if (run) {
     try {
-      await ctx.view.reveal(ctx.provider.nodeForRun(run), { select: true, focus: false, expand: true });
+      await ctx.treeView.reveal(ctx.treeProvider.nodeForRun(run), { select: true, focus: false, expand: true });
     } catch (e) {
-      log().warn(`could not reveal ${run.id}: ${String(e)}`);
+      ctx.log.warn(`could not reveal ${run.id}: ${String(e)}`);
     }
   }
   const c = run ? countRun(run) : undefined;
@@ -140,6 +141,6 @@ export async function writeRunSummaryCommand(ctx: CommandContext, arg?: unknown)
   void vscode.window.showInformationMessage(msg, 'Open Summary').then((pick) => {
     if (pick) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(result.path));
   });
-  log().info(msg);
+  ctx.log.info(msg);
   return result;
 }

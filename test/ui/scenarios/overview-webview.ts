@@ -6,7 +6,7 @@
 import type { FrameLocator } from 'playwright-core';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
-import { evidenceToOpen } from '../../../src/webviews/overviewModel';
+import { evidenceToOpen } from '../../../src/views/runOverviewModel';
 import { openOverviewFromPalette, type Scenario, type UiContext } from '../driver';
 
 async function undefinedElements(frame: FrameLocator): Promise<number> {

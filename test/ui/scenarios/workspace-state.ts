@@ -5,7 +5,7 @@ import { waitForWorkbench } from '../../../.ci/vscode/workbench';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
 import type { Run } from '../../../src/core/model';
-import { problemCount } from '../../../src/tree/nodes';
+import { problemCount } from '../../../src/views/tree/nodes';
 import { openOverviewFromPalette, type Scenario, type UiContext } from '../driver';
 
 async function overviewOf(ctx: UiContext, run: Run, when: string): Promise<void> {

@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseHostMessage, parseWebviewMessage } from '../../webview/protocol';
-import { overviewModel } from '../../src/webviews/overviewModel';
-import type { Run } from '../../src/core/model';
+import { parseHostMessage, parseWebviewMessage } from '../../../src/protocol/runOverview';
+import { overviewModel } from '../../../src/views/runOverviewModel';
+import type { Run } from '../../../src/core/model';
 
 const emptyRun: Run = {
   id: 'nemo-gym:/r/a.jsonl', kind: 'nemo-gym', root: '/r', anchor: '/r/a.jsonl', label: 'a', identity: {}, state: 'running',

@@ -4,13 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { Attempt, Outcome, Run, Task } from '../../src/core/model';
-import { NodeFs } from '../../src/core/fs/nodeFs';
-import { loadRuns } from '../../src/core/load';
-import { evidenceToOpen, findAttempt, overviewModel } from '../../src/webviews/overviewModel';
-import { OverviewModelSchema, parseHostMessage } from '../../webview/protocol';
+import type { Attempt, Outcome, Run, Task } from '../../../src/core/model';
+import { NodeFs } from '../../../src/core/fs/nodeFs';
+import { loadRuns } from '../../../src/core/load';
+import { evidenceToOpen, findAttempt, overviewModel } from '../../../src/views/runOverviewModel';
+import { OverviewModelSchema, parseHostMessage } from '../../../src/protocol/runOverview';
 
-const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 
 function attempt(taskId: string, index: number, outcome: Outcome, reward: number | null, extra: Partial<Attempt> = {}): Attempt {
   return { id: `${taskId}#${index}`, index, label: `#${index + 1}`, outcome, reward, evidence: [], missing: [], ...extra };
@@ -84,7 +84,7 @@ test('problems: path relative to the run root, line kept, capped with a count of
 });
 
 test('tasks left out of the run are listed with the problems: the count the Runs tree\'s Problems group shows', async () => {
-  const { problemCount } = await import('../../src/tree/nodes');
+  const { problemCount } = await import('../../../src/views/tree/nodes');
   const problems = [{ file: '/r/s.json', severity: 'error' as const, code: 'missing-path', message: 'gone' }];
   const skipped = [{ taskId: 'broken', reason: 'instruction.md is missing' }, { taskId: 'odd', reason: 'task.toml is missing' }];
   const unvalidated = [{ taskId: 'nosol', reason: 'NO_REFERENCE_SOLUTION' }];

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
-import { RunStore, type StoreChange } from '../../../src/runStore';
+import { RunStore, type StoreChange } from '../../../src/views/runStore';
 import { generateNemoRun, nemoEveryCase } from '../../../scripts/sample-runs/nemoGym';
 import { generateHarborJob } from '../../../scripts/sample-runs/harborJob';
 import { harborEveryCase } from '../../../scripts/sample-runs/harborSpec';

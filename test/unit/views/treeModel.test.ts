@@ -2,12 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Attempt, Outcome, Run, Task } from '../../../src/core/model';
-import { childrenOf, makeRunNode, rootChildren, type TreeNode } from '../../../src/tree/nodes';
-import { describe as describeNode, taskDescription } from '../../../src/tree/describe';
-import { defaultViewState, describeFilter, visibleTasks, type ViewState } from '../../../src/tree/viewState';
-import { bestOutcome } from '../../../src/tree/outcomeStyle';
-import { escapeMd, tooltipOf } from '../../../src/tree/tooltips';
-import { JsonLocator } from '../../../src/problemPosition';
+import { childrenOf, makeRunNode, rootChildren, type TreeNode } from '../../../src/views/tree/nodes';
+import { describe as describeNode, taskDescription } from '../../../src/views/tree/describe';
+import { defaultViewState, describeFilter, visibleTasks, type ViewState } from '../../../src/views/tree/viewState';
+import { bestOutcome } from '../../../src/views/outcomeStyle';
+import { escapeMd, tooltipOf } from '../../../src/views/tree/tooltips';
+import { JsonLocator } from '../../../src/views/problemPosition';
 
 function attempt(task: string, i: number, outcome: Outcome, reward: number | null, missing: string[] = []): Attempt {
   return {
@@ -141,7 +141,7 @@ test('JsonLocator places a jsonPath on its exact value, and a missing key on the
 });
 
 test('the filter and sort survive a reload: stored as plain JSON, read back leniently', async () => {
-  const { storeViewState, restoreViewState } = await import('../../../src/tree/viewState');
+  const { storeViewState, restoreViewState } = await import('../../../src/views/tree/viewState');
   const s = { ...defaultViewState(), outcomes: new Set<Outcome>(['failed', 'infra-error']), text: 'git', onlyProblems: true, sort: 'failures' as const };
   const stored = JSON.parse(JSON.stringify(storeViewState(s)));
   assert.deepEqual(restoreViewState(stored), s);

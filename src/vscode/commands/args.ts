@@ -1,20 +1,10 @@
-// What every command module needs: the store, the tree (provider + view), the file system port, diagnostics.
+// What a command's argument stands for: a tree node, a Uri (explorer menus) or a path; the tree's selection when
+// the command runs from a keybinding or the palette.
 import * as vscode from 'vscode';
-import type { FsPort } from '../core/fs/port';
-import type { RunStore } from '../runStore';
-import type { RunsTreeProvider } from '../tree/provider';
-import type { TreeNode } from '../tree/nodes';
-import type { RunDiagnostics } from '../diagnostics';
-import { describe } from '../tree/describe';
-import { isTreeNode } from '../tree/provider';
-
-export interface CommandContext {
-  store: RunStore;
-  provider: RunsTreeProvider;
-  view: vscode.TreeView<TreeNode>;
-  fs: FsPort;
-  diagnostics: RunDiagnostics;
-}
+import type { TreeNode } from '../../views/tree/nodes';
+import type { HostContext } from '../hostContext';
+import { describe } from '../../views/tree/describe';
+import { isTreeNode } from '../treeProvider';
 
 /** The file or folder a command argument stands for: a tree node, a Uri (explorer menus) or a path. */
 export function pathOfArg(arg: unknown): string | undefined {
@@ -28,9 +18,9 @@ export function pathOfArg(arg: unknown): string | undefined {
 }
 
 /** The selected node when a command runs from a keybinding or the palette with the tree focused. */
-export function nodeOfArg(ctx: CommandContext, arg: unknown): TreeNode | undefined {
+export function nodeOfArg(ctx: HostContext, arg: unknown): TreeNode | undefined {
   if (isTreeNode(arg)) return arg;
-  return arg === undefined ? ctx.view.selection[0] : undefined;
+  return arg === undefined ? ctx.treeView.selection[0] : undefined;
 }
 
 export function basename(p: string): string {

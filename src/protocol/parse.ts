@@ -1,0 +1,12 @@
+// Validating a message with its zod schema: the one way every host <-> webview protocol parses what it receives.
+// vscode-free and DOM-free (bundled for the extension host and the browser alike).
+import type { z } from 'zod';
+
+export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
+
+export function parseWith<T>(schema: z.ZodType<T>, data: unknown): Parsed<T> {
+  const r = schema.safeParse(data);
+  if (r.success) return { ok: true, message: r.data };
+  const first = r.error.issues[0];
+  return { ok: false, error: first ? `${first.path.join('.') || '(message)'}: ${first.message}` : 'invalid message' };
+}

@@ -1,0 +1,64 @@
+// The host side every webview panel shares: the page (WebviewPanels.html), one panel per key (the registry in the
+// host context), every message validated with the panel's protocol before it is acted on (an invalid one is logged
+// and dropped), a `ready` flag for the page's handshake, and disposal with the panel. A panel subclasses it and
+// implements `onMessage`; see src/vscode/panels/runOverviewPanel.ts.
+import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../core/lifecycle';
+import type { Parsed } from '../../protocol/parse';
+import type { HostContext } from '../hostContext';
+import type { OpenPanel, PanelPage } from './webviewPanels';
+
+export interface PanelSpec<W> {
+  viewType: string;
+  /** The bundle (out/webview/<entry>.js / .css) and the page title. */
+  page: PanelPage;
+  /** The protocol's validator of webview → host messages. */
+  parse: (data: unknown) => Parsed<W>;
+}
+
+export abstract class PanelHost<H, W extends { type: string }> extends Disposable implements OpenPanel {
+  readonly viewType: string;
+  /** The page said `ready` (its listener is installed). */
+  protected ready = false;
+
+  protected constructor(protected readonly ctx: HostContext, private readonly spec: PanelSpec<W>, readonly key: string, readonly panel: vscode.WebviewPanel) {
+    super();
+    this.viewType = spec.viewType;
+    panel.webview.options = ctx.panels.webviewOptions();
+    panel.webview.html = ctx.panels.html(panel.webview, spec.page);
+    ctx.panels.add(this);
+    this.register(toDisposable(() => ctx.panels.forget(this)));
+    this.register(panel.onDidDispose(() => this.dispose()));
+    this.register(panel.webview.onDidReceiveMessage((data: unknown) => { void this.receive(data); }));
+  }
+
+  /** A new panel in the active column, for `key` (the caller checked none is open: ctx.panels.get). */
+  protected static createPanel(ctx: HostContext, viewType: string, title: string): vscode.WebviewPanel {
+    return vscode.window.createWebviewPanel(viewType, title, vscode.ViewColumn.Active, {
+      ...ctx.panels.webviewOptions(), retainContextWhenHidden: false,
+    });
+  }
+
+  protected post(m: H): Thenable<boolean> {
+    if (this.isDisposed) return Promise.resolve(false);
+    return this.panel.webview.postMessage(m);
+  }
+
+  private async receive(data: unknown): Promise<void> {
+    const parsed = this.spec.parse(data);
+    if (!parsed.ok) {
+      this.ctx.log.warn(`${this.viewType}: dropped an invalid message from the webview (${parsed.error})`);
+      return;
+    }
+    this.ctx.panels.noteMessage({ viewType: this.viewType, key: this.key, message: parsed.message });
+    await this.onMessage(parsed.message);
+  }
+
+  protected abstract onMessage(m: W): void | Promise<void>;
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    super.dispose();
+    this.panel.dispose();
+  }
+}
