@@ -126,7 +126,9 @@ suite('run overview webview', () => {
     assert.ok(groups.length >= 1 && groups.every((g) => typeof g === 'string'));
     await vscode.commands.executeCommand('harborRuns.openRunOverview', v.id);
     const rendered = await until(async () => overviewState(a, v.id).messages.map((m) => m.message).find((m) => m.type === 'rendered'),
-      { timeout: 20_000, message: 'the viewer-data overview renders' });
+      { timeout: 45_000, message: 'the viewer-data overview renders' }).catch((e: Error) => {
+      throw new Error(`${e.message}; open: ${JSON.stringify(a.openPanels())}; messages: ${JSON.stringify(overviewState(a, v.id).messages).slice(0, 2000)}`);
+    });
     assert.equal(rendered.type === 'rendered' && rendered.columns, model.columns.length);
     if (!hasDriver()) return;
     const head = await webview('overview-viewer-groups', 'text', '#grid thead tr.groups');
