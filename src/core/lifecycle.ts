@@ -67,7 +67,10 @@ export abstract class Disposable implements IDisposable {
   }
 }
 
-export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: IDisposable[]) => IDisposable;
+/** Where a subscription is kept: an array (VS Code's API) or a store. */
+export type DisposableSink = IDisposable[] | { add(d: IDisposable): unknown };
+
+export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: DisposableSink) => IDisposable;
 
 /**
  * An event source: `emitter.event` is what subscribers call, `fire` tells them. A listener that throws does not stop
@@ -84,7 +87,8 @@ export class Emitter<T> implements IDisposable {
     const entry = { fn, thisArgs };
     this.listeners.add(entry);
     const d = toDisposable(() => this.listeners.delete(entry));
-    disposables?.push(d);
+    if (Array.isArray(disposables)) disposables.push(d);
+    else disposables?.add(d);
     return d;
   };
 

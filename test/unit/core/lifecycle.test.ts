@@ -83,3 +83,14 @@ test('a Disposable subclass disposes what it registered', () => {
   assert.equal(fired, 0);
   assert.equal(o.isDisposed, true);
 });
+
+test('a subscription can be kept in a DisposableStore as well as in an array', () => {
+  const e = new Emitter<number>();
+  const store = new DisposableStore();
+  let n = 0;
+  e.event(() => n++, undefined, store);
+  e.fire(1);
+  store.dispose();
+  e.fire(2);
+  assert.equal(n, 1);
+});
