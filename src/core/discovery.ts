@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { EntryType, FsPort } from './fs/port';
 import type { SourceKind } from './model';
 import { excludesFolder, matchesAny } from './glob';
-import { RUN_SUMMARY_SUFFIX as SUMMARY_SUFFIX, rolloutsStem } from './summary/paths';
+import { RUN_SUMMARY_SUFFIX as SUMMARY_SUFFIX, isRolloutsFile, rolloutsStem } from './summary/paths';
 import { isHarborJobDir } from './readers/harborJob';
 
 export type RunVariant = 'summary' | 'rollouts' | 'job' | 'dataset' | 'training';
@@ -103,13 +103,13 @@ async function inspectFolder(fs: FsPort, dir: string, entries: [string, EntryTyp
   const rollouts = new Set<string>();
   for (const f of files) {
     const stem = rolloutsStem(f);
-    if (stem && (files.has(`${stem}_materialized_inputs.jsonl`) || files.has(`${stem}_failures.jsonl`))) rollouts.add(`${dir}/${f}`);
+    if (stem && isRolloutsFile(`${dir}/${f}`) && (files.has(`${stem}_materialized_inputs.jsonl`) || files.has(`${stem}_failures.jsonl`))) rollouts.add(`${dir}/${f}`);
   }
   if (files.has('quality_summary.json')) {
     for (const r of await qualitySummaryRollouts(fs, dir)) {
       const rdir = path.posix.dirname(r);
       const name = path.posix.basename(r);
-      if (!rolloutsStem(name)) continue;
+      if (!isRolloutsFile(r)) continue;
       const here = rdir === dir ? files.has(name) : (await fs.stat(r))?.type === 'file';
       const hasSummary = rdir === dir ? files.has(`${name.slice(0, -6)}${SUMMARY_SUFFIX}`) : (await fs.stat(`${r.slice(0, -6)}${SUMMARY_SUFFIX}`)) !== undefined;
       if (here && !hasSummary) rollouts.add(r);
@@ -127,7 +127,7 @@ async function fileCandidate(fs: FsPort, file: string): Promise<RunCandidate[]> 
   if (name.endsWith(SUMMARY_SUFFIX)) return [candidate('summary', file, dir)];
   if (name === 'summary.json') return [candidate('dataset', file, dir)];
   if (name === 'run.json') return [candidate('training', file, dir)];
-  if (name.endsWith('.jsonl') && rolloutsStem(name)) {
+  if (isRolloutsFile(file)) {
     const summary = `${file.slice(0, -6)}${SUMMARY_SUFFIX}`;
     return (await fs.stat(summary)) ? [candidate('summary', summary, dir)] : [candidate('rollouts', file, dir)];
   }

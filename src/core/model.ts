@@ -5,6 +5,8 @@
 /** Which kind of run folder a run was read from. */
 export type SourceKind = 'nemo-gym' | 'harbor-job' | 'viewer-data';
 
+export const SOURCE_KINDS = ['nemo-gym', 'harbor-job', 'viewer-data'] as const satisfies readonly SourceKind[];
+
 /**
  * How one attempt ended (seed 003 + harbor-format §6):
  * - passed / failed: the verifier scored it (reward ≥ PASS_THRESHOLD or not), the agent exited cleanly.
@@ -29,9 +31,10 @@ export type Outcome =
   | 'missing'
   | 'no-result';
 
-export const OUTCOMES: readonly Outcome[] = [
+/** Every outcome, in the order views list them (a tuple, so schemas can be built from it). */
+export const OUTCOMES = [
   'passed', 'failed', 'agent-error', 'truncated', 'infra-error', 'cancelled', 'running', 'incomplete', 'missing', 'no-result',
-];
+] as const satisfies readonly Outcome[];
 
 /** A reward at or above this counts as a pass (Harbor's 0/1 rewards; NeMo Gym's validate requires ≥ 1.0). */
 export const PASS_THRESHOLD = 1.0;
@@ -196,6 +199,12 @@ export interface NamedReason {
 }
 
 export type RunState = 'complete' | 'running' | 'incomplete';
+
+export const RUN_STATES = ['complete', 'running', 'incomplete'] as const satisfies readonly RunState[];
+
+// Each list above names every member of its type (a missing one fails to compile here).
+type Covers<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : never;
+export const LISTS_ARE_COMPLETE: [Covers<Outcome, typeof OUTCOMES[number]>, Covers<SourceKind, typeof SOURCE_KINDS[number]>, Covers<RunState, typeof RUN_STATES[number]>] = [true, true, true];
 
 export interface Run {
   /** Stable id: `<kind>:<absolute path of its anchor file or folder>`. */

@@ -1,5 +1,6 @@
 // What `harbor-runs inspect` prints: per run its counts by outcome and pass@1 / pass@k, as a JSON document
 // (docs/inspect-json.md, schema 'harbor-runs/inspect@1') or as text with paths relative to the folder given.
+import { formatReward } from './format';
 import * as path from 'node:path';
 import { OUTCOMES, countRun, type Attempt, type OutcomeCounts, type Problem, type Run } from './model';
 import { passAtK } from './passAtK';
@@ -74,7 +75,7 @@ function fmtValue(v: number | null): string {
 }
 
 function fmtReward(r: number | null): string {
-  return r === null ? 'no reward' : `reward ${Number.isInteger(r) ? r : r.toFixed(3)}`;
+  return r === null ? 'no reward' : `reward ${formatReward(r)}`;
 }
 
 function attemptText(base: string, a: Attempt): string {

@@ -3,19 +3,22 @@
 // a message that does not parse is dropped (and logged), never acted on. Types are inferred from the schemas.
 // vscode-free and DOM-free, so it is bundled for the browser and for the extension host alike.
 import { z } from 'zod';
+import { OUTCOMES, RUN_STATES, SOURCE_KINDS } from '../core/model';
+import type { PassAtKResult } from '../core/passAtK';
 import { type Parsed, parseWith } from './parse';
 
 export type { Parsed };
 
-export const OUTCOME_VALUES = [
-  'passed', 'failed', 'agent-error', 'truncated', 'infra-error', 'cancelled', 'running', 'incomplete', 'missing', 'no-result',
-] as const;
-export const OutcomeSchema = z.enum(OUTCOME_VALUES);
+export { OUTCOMES };
+export const OutcomeSchema = z.enum(OUTCOMES);
 
 const Text = z.string().max(100_000);
 const Count = z.number().int().nonnegative();
 
-export const PassAtSchema = z.object({
+/** pass@k of a run: the core's result (src/core/passAtK.ts) and its k; typed by it, so the two cannot drift. */
+export type PassAt = PassAtKResult & { k: number };
+
+export const PassAtSchema: z.ZodType<PassAt> = z.object({
   k: z.number().int().positive(),
   /** Mean over measured tasks; null when no task was measured. */
   value: z.number().min(0).max(1).nullable(),
@@ -73,8 +76,8 @@ export const ProblemRowSchema = z.object({
 export const OverviewModelSchema = z.object({
   runId: Text,
   label: Text,
-  kind: z.enum(['nemo-gym', 'harbor-job', 'viewer-data']),
-  state: z.enum(['complete', 'running', 'incomplete']),
+  kind: z.enum(SOURCE_KINDS),
+  state: z.enum(RUN_STATES),
   root: Text,
   identity: z.array(z.tuple([Text, Text.nullable()])),
   counts: z.object({
@@ -102,7 +105,6 @@ export type OverviewColumn = z.infer<typeof ColumnSchema>;
 export type OverviewTaskRow = z.infer<typeof TaskRowSchema>;
 export type OverviewProblemRow = z.infer<typeof ProblemRowSchema>;
 export type OverviewLeftOut = z.infer<typeof LeftOutSchema>;
-export type PassAt = z.infer<typeof PassAtSchema>;
 
 /** Host → webview. */
 export const HostMessageSchema = z.discriminatedUnion('type', [

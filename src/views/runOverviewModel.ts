@@ -4,6 +4,7 @@
 import type { Attempt, Outcome, Run, Task } from '../core/model';
 import { OUTCOMES, countRun } from '../core/model';
 import { passAtK, taskPassAtK } from '../core/passAtK';
+import { formatReward } from '../core/format';
 import { OUTCOME_ICONS, OUTCOME_LABELS } from './outcomeStyle';
 import type { OverviewCell, OverviewColumn, OverviewLeftOut, OverviewModel, OverviewProblemRow, OverviewTaskRow, PassAt } from '../protocol/runOverview';
 
@@ -18,11 +19,6 @@ const DEFAULT_MAX_PROBLEMS = 500;
 
 function byIndex(a: Attempt, b: Attempt): number {
   return a.index - b.index;
-}
-
-export function formatReward(r: number | null | undefined): string {
-  if (r === null || r === undefined || !Number.isFinite(r)) return '—';
-  return Number.isInteger(r) ? r.toFixed(1) : String(Math.round(r * 1000) / 1000);
 }
 
 export function cellTooltip(task: Task, a: Attempt): string {

@@ -5,6 +5,7 @@ import type { FsPort } from '../core/fs/port';
 import type { Run, RunState } from '../core/model';
 import { discoverRuns, type RunCandidate } from '../core/discovery';
 import { readCandidate } from '../core/load';
+import { isRunSummaryPath, rolloutsPathForSummary } from '../core/summary/paths';
 import { Disposable, Emitter, type Event, toDisposable } from '../core/lifecycle';
 
 export interface StoreFolder {
@@ -154,6 +155,13 @@ export class RunStore extends Disposable {
       if (r.rolloutsPath === path || r.summaryPath === path || r.anchor === path) return r;
     }
     return undefined;
+  }
+
+  /** The rollouts file a summary is for: its run's own record, else `<stem>.jsonl` beside `<stem>_run_summary.json`. */
+  rolloutsForSummary(summaryPath: string): string {
+    const run = this.runForFile(summaryPath);
+    if (run?.rolloutsPath) return run.rolloutsPath;
+    return isRunSummaryPath(summaryPath) ? rolloutsPathForSummary(summaryPath) : summaryPath;
   }
 
   private enqueue<T>(job: () => Promise<T>): Promise<T> {

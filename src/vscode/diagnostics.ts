@@ -6,7 +6,7 @@ import { Disposable } from '../core/lifecycle';
 import type { Problem, Run, Severity } from '../core/model';
 import type { RunStore } from '../views/runStore';
 import { JsonLocator, type Span, lineSpan } from '../views/problemPosition';
-import { isRunSummaryPath, rolloutsPathForSummary } from '../core/summary/paths';
+import { isRunSummaryPath } from '../core/summary/paths';
 
 export const DIAGNOSTIC_SOURCE = 'harbor-runs';
 /** JSON files larger than this are not parsed for positions (the problem goes to the top of the file). */
@@ -126,13 +126,6 @@ export class RunDiagnostics extends Disposable {
   }
 }
 
-/** The rollouts file a summary is for: the run's own record, else `<stem>.jsonl` beside `<stem>_run_summary.json`. */
-export function rolloutsForSummary(store: RunStore, summaryPath: string): string {
-  const run = store.runForFile(summaryPath);
-  if (run?.rolloutsPath) return run.rolloutsPath;
-  return isRunSummaryPath(summaryPath) ? rolloutsPathForSummary(summaryPath) : summaryPath;
-}
-
 /** Quick fix on a summary's entries: rewrite the summary from what is on disk now. */
 export class RewriteSummaryActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
@@ -149,7 +142,7 @@ export class RewriteSummaryActions implements vscode.CodeActionProvider {
     action.command = {
       command: 'harborRuns.writeRunSummary',
       title: 'Write Run Summary',
-      arguments: [vscode.Uri.file(rolloutsForSummary(this.store, doc.uri.fsPath))],
+      arguments: [vscode.Uri.file(this.store.rolloutsForSummary(doc.uri.fsPath))],
     };
     return [action];
   }

@@ -9,8 +9,9 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import {
-  type OverviewModel, type OverviewTaskRow, type PassAt, type WebviewMessage, OUTCOME_VALUES, parseHostMessage,
+  type OverviewModel, type OverviewTaskRow, type PassAt, type WebviewMessage, OUTCOMES, parseHostMessage,
 } from '../../src/protocol/runOverview';
+import { RUN_KIND_LABELS, formatReward } from '../../src/core/format';
 
 interface VsCodeApi {
   postMessage(m: unknown): void;
@@ -58,12 +59,6 @@ function fmt(v: number | null, digits = 3): string {
   return v === null ? '—' : v.toFixed(digits);
 }
 
-function reward(r: number | null): string {
-  if (r === null) return '—';
-  return Number.isInteger(r) ? r.toFixed(1) : String(Math.round(r * 1000) / 1000);
-}
-
-const KIND_LABEL: Record<OverviewModel['kind'], string> = { 'nemo-gym': 'NeMo Gym', 'harbor-job': 'Harbor job', 'viewer-data': 'Viewer data' };
 const STATE_ICON: Record<OverviewModel['state'], string> = { complete: 'check-all', running: 'sync~spin', incomplete: 'debug-pause' };
 
 function renderHeader(m: OverviewModel): HTMLElement {
@@ -71,7 +66,7 @@ function renderHeader(m: OverviewModel): HTMLElement {
   const title = el('h1', 'run-title');
   title.append(codicon(STATE_ICON[m.state], `state-${m.state}`), el('span', 'run-label', m.label));
   const meta = el('div', 'run-meta');
-  meta.append(el('span', 'kind', KIND_LABEL[m.kind]), el('span', 'sep', '·'), el('span', `state state-${m.state}`, m.state));
+  meta.append(el('span', 'kind', RUN_KIND_LABELS[m.kind]), el('span', 'sep', '·'), el('span', `state state-${m.state}`, m.state));
   const ids = el('dl', 'identity');
   for (const [k, v] of m.identity) {
     const d = el('div', 'kv');
@@ -210,8 +205,8 @@ function renderRow(t: OverviewTaskRow): HTMLTableRowElement {
       b.dataset.attemptId = c.attemptId;
       b.dataset.outcome = c.outcome;
       b.title = c.tooltip;
-      b.setAttribute('aria-label', `${t.label} ${c.label}: ${c.tooltip.split('\n')[1] ?? c.outcome}, reward ${reward(c.reward)}`);
-      b.append(codicon(c.icon), el('span', 'reward', reward(c.reward)));
+      b.setAttribute('aria-label', `${t.label} ${c.label}: ${c.tooltip.split('\n')[1] ?? c.outcome}, reward ${formatReward(c.reward)}`);
+      b.append(codicon(c.icon), el('span', 'reward', formatReward(c.reward)));
       td.append(b);
     } else {
       td.append(el('span', 'no-attempt', ''));
@@ -256,7 +251,7 @@ function renderProblems(m: OverviewModel): HTMLElement {
 function applyFilter(): void {
   if (!model) return;
   const text = state.text.trim().toLowerCase();
-  const outcome = (OUTCOME_VALUES as readonly string[]).includes(state.outcome) ? state.outcome : '';
+  const outcome = (OUTCOMES as readonly string[]).includes(state.outcome) ? state.outcome : '';
   const byId = new Map(model.tasks.map((t) => [t.id, t]));
   let shown = 0;
   for (const tr of document.querySelectorAll<HTMLTableRowElement>('#grid tbody tr.task-row')) {

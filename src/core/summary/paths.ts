@@ -110,6 +110,18 @@ export function rolloutsStem(name: string): string | undefined {
   return stem;
 }
 
+/** JSONL files that are never rollouts besides NeMo Gym's own sidecars: health verdicts, metrics. */
+const NOT_ROLLOUTS = /(_verdicts|_metrics|\/metrics)\.jsonl$/;
+
+/**
+ * Whether a path can be a rollouts file: a `.jsonl` that is not a sidecar, verdicts or metrics file, nor under
+ * `preprocessed_datasets/` (collated input). The ONE answer; package.json's `when` clauses of "Write Run Summary"
+ * say the same (test/unit/manifest.test.ts checks them against this).
+ */
+export function isRolloutsFile(p: string): boolean {
+  return rolloutsStem(basename(p)) !== undefined && !NOT_ROLLOUTS.test(`/${p}`) && !p.includes('/preprocessed_datasets/');
+}
+
 /** The sidecar `harbor-runs signatures` records the output signatures to: `<rollouts stem>_signatures.json`. */
 export function signaturesPathFor(rolloutsPath: string): string {
   const p = normalizePath(rolloutsPath);

@@ -1,6 +1,7 @@
 // What each tree node looks like: label, description, icon, flag (decoration) and click action (vscode-free).
 import type { Attempt, Evidence, Run, Task } from '../../core/model';
 import { countRun, isPass } from '../../core/model';
+import { formatReward } from '../../core/format';
 import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from '../outcomeStyle';
 import { type TreeNode, problemCount } from './nodes';
 
@@ -30,11 +31,6 @@ export interface ItemSpec {
   isDir?: boolean;
   click: ClickAction;
   flag?: Flag;
-}
-
-export function formatReward(r: number | null | undefined): string {
-  if (r === null || r === undefined) return '—';
-  return Number.isInteger(r) ? r.toFixed(1) : String(Math.round(r * 1000) / 1000);
 }
 
 export function formatDuration(sec: number | null | undefined): string | undefined {

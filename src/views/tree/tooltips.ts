@@ -2,7 +2,8 @@
 import type { Attempt, Run, Task } from '../../core/model';
 import { OUTCOME_LABELS } from '../outcomeStyle';
 import { passAtK } from '../../core/passAtK';
-import { formatDuration, formatReward, runCounts, taskDescription } from './describe';
+import { formatReward } from '../../core/format';
+import { formatDuration, runCounts, taskDescription } from './describe';
 import type { TreeNode } from './nodes';
 
 /** Escapes Markdown so text from run files (exception messages, task ids) renders literally. */

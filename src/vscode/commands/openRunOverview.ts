@@ -3,11 +3,10 @@
 import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
 import { countRun } from '../../core/model';
+import { RUN_KIND_LABELS } from '../../core/format';
 import { isTreeNode } from '../treeProvider';
 import { RunOverviewPanel } from '../panels/runOverviewPanel';
 import type { HostContext } from '../hostContext';
-
-const KIND_LABEL: Record<Run['kind'], string> = { 'nemo-gym': 'NeMo Gym', 'harbor-job': 'Harbor job', 'viewer-data': 'viewer data' };
 
 async function pickRun(ctx: HostContext): Promise<Run | undefined> {
   await ctx.store.ensureLoaded();
@@ -23,7 +22,7 @@ async function pickRun(ctx: HostContext): Promise<Run | undefined> {
     const c = countRun(run);
     return {
       label: run.label,
-      description: `${KIND_LABEL[run.kind]} · ${run.tasks.length} tasks · ${c.passed}/${c.measured} passed`,
+      description: `${RUN_KIND_LABELS[run.kind]} · ${run.tasks.length} tasks · ${c.passed}/${c.measured} passed`,
       detail: vscode.workspace.asRelativePath(run.anchor),
       run,
     };

@@ -4,19 +4,11 @@
 import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
 import { countRun } from '../../core/model';
-import { isRunSummaryPath, rolloutsStem, runSummaryPathFor, writeRunSummary, type WriteResult } from '../../core/summary';
+import { isRolloutsFile, isRunSummaryPath, runSummaryPathFor, writeRunSummary, type WriteResult } from '../../core/summary';
 import { showError } from '../log';
-import { rolloutsForSummary } from '../diagnostics';
 import { isTreeNode } from '../treeProvider';
 import type { HostContext } from '../hostContext';
 import { basename } from './args';
-
-/** JSONL files that are never rollouts beyond NeMo Gym's own sidecars: health verdicts, metrics, collated input. */
-const NOT_ROLLOUTS = /(_verdicts|_metrics|\/metrics)\.jsonl$/;
-
-export function isRolloutsCandidate(p: string): boolean {
-  return rolloutsStem(basename(p)) !== undefined && !NOT_ROLLOUTS.test(p) && !p.includes('/preprocessed_datasets/');
-}
 
 /** The rollouts file an argument names: a Uri or path, a run / run file node, a summary (its rollouts). */
 function rolloutsOfArg(ctx: HostContext, arg: unknown): string | undefined {
@@ -29,7 +21,7 @@ function rolloutsOfArg(ctx: HostContext, arg: unknown): string | undefined {
       p = arg.kind === 'run-file' && arg.file.key === 'rollouts' && arg.file.path ? arg.file.path : arg.run.rolloutsPath ?? arg.run.summaryPath;
     }
   }
-  if (p && isRunSummaryPath(p)) p = rolloutsForSummary(ctx.store, p);
+  if (p && isRunSummaryPath(p)) p = ctx.store.rolloutsForSummary(p);
   return p;
 }
 
@@ -37,8 +29,8 @@ async function pickRollouts(ctx: HostContext): Promise<string | undefined> {
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active?.scheme === 'file') {
     const p = active.fsPath;
-    if (isRolloutsCandidate(p)) return p;
-    if (isRunSummaryPath(p)) return rolloutsForSummary(ctx.store, p);
+    if (isRolloutsFile(p)) return p;
+    if (isRunSummaryPath(p)) return ctx.store.rolloutsForSummary(p);
   }
   const items = new Map<string, vscode.QuickPickItem & { path: string }>();
   await ctx.store.ensureLoaded();
@@ -50,7 +42,7 @@ async function pickRollouts(ctx: HostContext): Promise<string | undefined> {
   const found = await vscode.workspace.findFiles('**/*.jsonl', '**/{node_modules,.git}/**', 2000);
   for (const uri of found) {
     const p = uri.fsPath;
-    if (!items.has(p) && isRolloutsCandidate(p)) items.set(p, { label: basename(p), description: vscode.workspace.asRelativePath(p), path: p });
+    if (!items.has(p) && isRolloutsFile(p)) items.set(p, { label: basename(p), description: vscode.workspace.asRelativePath(p), path: p });
   }
   if (items.size === 0) {
     void vscode.window.showInformationMessage('No rollouts file (*.jsonl) found in the workspace.');
