@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeRunSummary } from '../src/core/summary';
-import { NodeFsWithRemove } from '../src/cli/commands/summary';
+import { NodeFs } from '../src/core/fs/nodeFs';
 
 interface Measure { ms: number; cpuMs: number; maxRssMb: number; rows?: number; maxBlockMs?: number }
 
@@ -34,7 +34,7 @@ async function childWriter(rollouts: string): Promise<void> {
   const lag = monitorEventLoopDelay({ resolution: 5 });
   lag.enable();
   const t0 = process.hrtime.bigint();
-  const res = await writeRunSummary(new NodeFsWithRemove(), rollouts, { beforeDispatch: null });
+  const res = await writeRunSummary(new NodeFs(), rollouts, { beforeDispatch: null });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   lag.disable();
   const maxBlockMs = lag.max / 1e6;

@@ -5,6 +5,7 @@ import type { FsPort } from '../core/fs/port';
 import type { Run, RunState } from '../core/model';
 import { discoverRuns, type RunCandidate } from '../core/discovery';
 import { readCandidate } from '../core/load';
+import { isAtomicTempPath } from '../core/fs/port';
 import { isRunSummaryPath, rolloutsPathForSummary } from '../core/summary/paths';
 import { Disposable, Emitter, type Event, toDisposable } from '../core/lifecycle';
 
@@ -266,7 +267,7 @@ export class RunStore extends Disposable {
   notePathsChanged(paths: Iterable<string>): void {
     if (this.isDisposed) return;
     for (const p of paths) {
-      if (/\/\.[^/]*\.tmp$/.test(p)) continue; // atomic writers' temp files
+      if (isAtomicTempPath(p)) continue;
       this.pendingPaths.add(p);
     }
     if (this.pendingPaths.size === 0) return;

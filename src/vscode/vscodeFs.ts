@@ -3,7 +3,7 @@
 // realpathDirs use Node (the extension runs on the workspace side: extensionKind "workspace"), keeping memory
 // constant on 1 GB files and listing a run's verifier folders on a worker thread, off the extension host's thread.
 import * as vscode from 'vscode';
-import type { EntryType, FileStat, FsPort } from '../core/fs/port';
+import { type EntryType, type FileStat, type FsPort, atomicTempPath } from '../core/fs/port';
 import { NodeFs } from '../core/fs/nodeFs';
 
 function typeOf(t: vscode.FileType): EntryType {
@@ -78,9 +78,8 @@ export class VscodeFs implements FsPort {
   async writeFileAtomic(p: string, data: Uint8Array): Promise<void> {
     if (this.scheme === 'file') return this.node.writeFileAtomic(p, data);
     const slash = p.lastIndexOf('/');
-    // Same temp name as NodeFs (`.<name>.<pid>.<hex>.tmp`), so the summary writer can clean up after a dead writer.
     const hex = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
-    const tmp = `${p.slice(0, slash + 1)}.${p.slice(slash + 1)}.${process.pid}.${hex}.tmp`;
+    const tmp = atomicTempPath(p, process.pid, hex);
     await this.mkdirp(p.slice(0, slash) || '/');
     try {
       await vscode.workspace.fs.writeFile(this.uri(tmp), data);

@@ -4,15 +4,12 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { NodeFs } from '../../core/fs/nodeFs';
-import { parseSignatures, writeRunSummary, type OutputSignatures, type RemovableFs } from '../../core/summary';
+import { parseSignatures, writeRunSummary, type OutputSignatures } from '../../core/summary';
 import type { Problem } from '../../core/model';
 import { parseArgs, UsageError } from '../args';
 
 const USAGE = 'usage: harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE | --resumed] [--target T] [--agent A]'
   + ' [--taskset TS] [--num-repeats N] [--run-config FILE] [--unvalidated TASK[=REASON]]... [--skipped TASK=REASON]...\n';
-
-/** NodeFs can remove files, so a write can clean up the temp files of writers that were killed. */
-export const NodeFsWithRemove: new () => RemovableFs = NodeFs;
 
 function reasons(list: string[] | undefined, defaultReason: string | undefined, flag: string): Record<string, string> | undefined {
   if (!list) return undefined;
@@ -83,7 +80,7 @@ export async function run(argv: string[]): Promise<number> {
   if (one('taskset') !== undefined) identity.taskset = one('taskset');
   const numRepeats = one('num-repeats') !== undefined ? Number(one('num-repeats')) : undefined;
   const runConfig = one('run-config') !== undefined ? path.resolve(one('run-config')!).split(path.sep).join('/') : undefined;
-  const res = await writeRunSummary(new NodeFsWithRemove(), rollouts, {
+  const res = await writeRunSummary(new NodeFs(), rollouts, {
     split: one('split'), beforeDispatch, unvalidated, skipped, identity, numRepeats, runConfig,
   });
   if (!args.flags.has('quiet')) {

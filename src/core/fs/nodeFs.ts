@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sharedDirLister } from './dirLister';
 import { gatherWithCalls } from './gather';
-import type { EntryType, FileRead, FileStat, FsPort, SequentialReader } from './port';
+import { type EntryType, type FileRead, type FileStat, type FsPort, type SequentialReader, atomicTempPath } from './port';
 
 function typeOf(s: fs.Stats | fs.Dirent): EntryType {
   return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other';
@@ -125,7 +125,7 @@ export class NodeFs implements FsPort {
   async writeFileAtomic(p: string, data: Uint8Array): Promise<void> {
     const dir = path.dirname(p);
     await fsp.mkdir(dir, { recursive: true });
-    const tmp = path.join(dir, `.${path.basename(p)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const tmp = atomicTempPath(p, process.pid, randomBytes(6).toString('hex'));
     let handle: fsp.FileHandle | undefined;
     try {
       handle = await fsp.open(tmp, 'wx');

@@ -4,6 +4,28 @@
 
 export type EntryType = 'file' | 'dir' | 'other';
 
+// ---------------------------------------------------------------- temp files of atomic writes
+// writeFileAtomic writes `.<name>.<pid>.<hex>.tmp` beside the target, then renames it over the target. Every FsPort
+// names them so: the summary writer removes those of dead writers (by pid), watchers ignore them.
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The temp file an atomic write of `target` by process `pid` uses (`hex`: a random tag). */
+export function atomicTempPath(target: string, pid: number, hex: string): string {
+  const slash = target.lastIndexOf('/');
+  return `${target.slice(0, slash + 1)}.${target.slice(slash + 1)}.${pid}.${hex}.tmp`;
+}
+
+/** Matches the names of `target`'s temp files in its folder; group 1 is the writer's pid. */
+export function atomicTempPattern(target: string): RegExp {
+  return new RegExp(`^\\.${escapeRe(target.slice(target.lastIndexOf('/') + 1))}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
+}
+
+/** Whether a path is the temp file of some atomic write. */
+export function isAtomicTempPath(p: string): boolean {
+  return /(^|\/)\.[^/]+\.\d+\.[0-9a-f]+\.tmp$/.test(p);
+}
+
 export interface FileStat {
   type: EntryType;
   size: number;

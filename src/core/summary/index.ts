@@ -4,7 +4,7 @@ export {
 } from './paths';
 export { buildRunSummary, type SummaryOptions } from './build';
 export { UnreadableRunFile } from './rows';
-export { writeRunSummary, cleanStaleTemps, tempPattern, type WriteResult, type WriteOptions, type RemovableFs } from './write';
+export { writeRunSummary, cleanStaleTemps, type WriteResult, type WriteOptions } from './write';
 export {
   outputSignatures, fileSignature, parseSignatures, readSignaturesSidecar, signaturesSidecar,
   type OutputSignatures, type FileSignature, type SignaturesSidecar,

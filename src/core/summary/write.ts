@@ -2,20 +2,15 @@
 // FsPort.writeFileAtomic (temp file in the same folder, flush, rename), creating the folder when the run wrote nothing
 // there. It NEVER throws: what it could not do comes back as `error` (and Problems) for the caller to log.
 //
-// Temp files: FsPort.writeFileAtomic names them `.<summary name>.<pid>.<hex>.tmp`. A writer killed mid-write leaves
+// Temp files: FsPort.writeFileAtomic names them `.<summary name>.<pid>.<hex>.tmp` (atomicTempPath in fs/port.ts). A writer killed mid-write leaves
 // one behind; the next write removes those of writers that are no longer alive (when the FsPort can remove files).
-import type { FsPort } from '../fs/port';
+import { type FsPort, atomicTempPattern } from '../fs/port';
 import type { Problem } from '../model';
 import type { RunSummaryDocument } from '../schemas/runSummary';
 import { buildRunSummary, type SummaryOptions } from './build';
 import { basename, dirname, joinPath, normalizePath, runSummaryPathFor } from './paths';
 import { UnreadableRunFile } from './rows';
 import { serializeSummaryBytesAsync } from './serialize';
-
-/** An FsPort that can also delete a file (optional: without it stale temps are only reported). */
-export interface RemovableFs extends FsPort {
-  remove?(path: string): Promise<void>;
-}
 
 export interface WriteResult {
   path: string;
@@ -35,17 +30,10 @@ function defaultAlive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The temp-file pattern of writeFileAtomic for `target`: captures the writer's pid. */
-export function tempPattern(target: string): RegExp {
-  return new RegExp(`^\\.${escapeRe(basename(target))}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
-}
-
-/** Removes the temp files dead writers left beside `target`; returns the ones it could not remove. */
-export async function cleanStaleTemps(fs: RemovableFs, target: string, alive: (pid: number) => boolean = defaultAlive): Promise<string[]> {
+/** Removes the temp files dead writers left beside `target` (when the FsPort can remove); returns the ones left. */
+export async function cleanStaleTemps(fs: FsPort, target: string, alive: (pid: number) => boolean = defaultAlive): Promise<string[]> {
   const dir = dirname(target);
-  const re = tempPattern(target);
+  const re = atomicTempPattern(target);
   const left: string[] = [];
   for (const [name, type] of await fs.readDir(dir)) {
     const m = re.exec(name);
@@ -57,7 +45,7 @@ export async function cleanStaleTemps(fs: RemovableFs, target: string, alive: (p
   return left;
 }
 
-export async function writeRunSummary(fs: RemovableFs, rolloutsPath: string, opts: WriteOptions = {}): Promise<WriteResult> {
+export async function writeRunSummary(fs: FsPort, rolloutsPath: string, opts: WriteOptions = {}): Promise<WriteResult> {
   let path = rolloutsPath;
   const problems: Problem[] = [];
   try {

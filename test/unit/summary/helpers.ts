@@ -1,12 +1,12 @@
 // Shared helpers of the run-summary tests: temp dirs, the shared NeMo Gym fixture (copied with its mtimes applied),
-// and a NodeFs that can remove files (as the CLI's).
+// and the NodeFs the CLI uses (it can remove files, so dead writers' temp files are cleaned).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after } from 'node:test';
-import { NodeFsWithRemove } from '../../../src/cli/commands/summary';
+import { NodeFs } from '../../../src/core/fs/nodeFs';
 
-export const nodeFs = new NodeFsWithRemove();
+export const nodeFs = new NodeFs();
 
 /** The repository root: the nearest folder up from here holding package.json. */
 export function repoRoot(): string {

@@ -13,7 +13,8 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { serializeSummary, tempPattern, writeRunSummary } from '../../../src/core/summary';
+import { serializeSummary, writeRunSummary } from '../../../src/core/summary';
+import { atomicTempPattern } from '../../../src/core/fs/port';
 import { buildRunSummary } from '../../../src/core/summary/build';
 import { buildRun, type MiniTask } from './builders';
 import { nodeFs, posix, tmpDir } from './helpers';
@@ -80,7 +81,7 @@ test('kill test: a killed writer leaves the old or the new complete summary, nev
   const dir = tmpDir('kill');
   const rollouts = posix(buildRun(dir, spec));
   const summary = path.join(dir, 'rollouts_run_summary.json');
-  const temps = tempPattern(posix(summary));
+  const temps = atomicTempPattern(posix(summary));
   // Every document a writer can produce is this one with its own target: a complete file equals it byte for byte.
   const PLACEHOLDER = 'kill-test-target-placeholder';
   const expected = serializeSummary((await buildRunSummary(nodeFs, rollouts, { identity: { target: PLACEHOLDER }, beforeDispatch: null })).document);
