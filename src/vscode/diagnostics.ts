@@ -5,7 +5,7 @@ import type { FsPort } from '../core/fs/port';
 import { Disposable } from '../core/lifecycle';
 import type { Problem, Run, Severity } from '../core/model';
 import type { RunStore } from '../views/runStore';
-import { JsonLocator, type Span, lineSpan } from '../views/problemPosition';
+import { JsonLocator, type Span, lineSpan } from '../core/jsonLocator';
 import { isRunSummaryPath } from '../core/summary/paths';
 
 export const DIAGNOSTIC_SOURCE = 'harbor-runs';

@@ -1,6 +1,7 @@
 // Reading one JSON document for a reader: never throws, a file that does not parse becomes a Problem with the
 // line and column of the error, and any JSON path inside the document can be turned into a line for a Problem.
-import { parse as parseLenient, parseTree, findNodeAtLocation, printParseErrorCode, type ParseError, type Node } from 'jsonc-parser';
+import { parse as parseLenient, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { JsonLocator } from '../jsonLocator';
 import type { FileRead, FsPort } from '../fs/port';
 import type { Problem, Severity } from '../model';
 
@@ -11,28 +12,8 @@ export interface JsonDocument {
   value: unknown;
   ok: boolean;
   problems: Problem[];
-  /** Lazily built syntax tree, used to place problems by JSON path. */
-  tree?: Node;
-  /** Lazily built offsets of each line's first character. */
-  lineStarts?: number[];
-}
-
-/** Offsets where each line of `text` starts. */
-export function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** 1-based line and column of an offset, by binary search over the line starts. */
-export function lineColumnFast(starts: number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid; else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - starts[lo] + 1 };
+  /** Built on the first problem placed by JSON path. */
+  locator?: JsonLocator;
 }
 
 /** 1-based line and column of a character offset in text. */
@@ -108,24 +89,12 @@ function formatBytes(n: number): string {
   return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
 }
 
-/** The 1-based line and column of the value at jsonPath (or of its closest existing parent). */
+/** The 1-based line and column of the value at jsonPath (or of its closest existing parent): the one JsonLocator. */
 export function locate(doc: JsonDocument, jsonPath: (string | number)[]): { line: number; column: number } | undefined {
   if (!doc.ok) return undefined;
-  if (!doc.tree) {
-    const tree = parseTree(doc.text);
-    if (!tree) return undefined;
-    doc.tree = tree;
-  }
-  for (let n = jsonPath.length; n >= 0; n--) {
-    const node = findNodeAtLocation(doc.tree, jsonPath.slice(0, n));
-    if (node) {
-      // For an object property, point at the key rather than the value.
-      const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
-      doc.lineStarts ??= lineStartsOf(doc.text);
-      return lineColumnFast(doc.lineStarts, Math.min(Math.max(at, 0), doc.text.length));
-    }
-  }
-  return undefined;
+  doc.locator ??= new JsonLocator(doc.text);
+  const span = doc.locator.spanOf(jsonPath);
+  return span ? { line: span.line + 1, column: span.character + 1 } : undefined;
 }
 
 /** A Problem about the value at jsonPath in doc, with its line and column filled in. */

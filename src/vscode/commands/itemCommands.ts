@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { TreeNode } from '../../views/tree/nodes';
 import { isTreeNode } from '../treeProvider';
 import type { HostContext } from '../hostContext';
+import { openProblem as showProblem } from '../openProblem';
 import { basename, isInWorkspace, nodeOfArg, pathOfArg } from './args';
 
 export async function openItem(_ctx: HostContext, arg: unknown): Promise<void> {
@@ -51,20 +52,7 @@ export async function explainMissing(ctx: HostContext, arg: unknown): Promise<vo
 export async function openProblem(ctx: HostContext, arg: unknown): Promise<void> {
   const n = nodeOfArg(ctx, arg);
   if (!n || n.kind !== 'problem') return;
-  const p = n.problem;
-  const uri = vscode.Uri.file(p.file);
-  const st = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
-  if (!st) {
-    void vscode.window.showWarningMessage(`${p.message} (${p.file} is not on disk)`);
-    return;
-  }
-  if (st.type & vscode.FileType.Directory) {
-    await revealInExplorer(ctx, p.file);
-    return;
-  }
-  const s = await ctx.diagnostics.spanOf(p);
-  const range = new vscode.Range(s.line, s.character, s.endLine, Math.min(s.endCharacter, s.character + 2000));
-  await vscode.window.showTextDocument(uri, { preview: true, selection: range });
+  await showProblem(ctx, n.problem);
 }
 
 export async function copyPath(ctx: HostContext, arg: unknown): Promise<void> {

@@ -8,6 +8,7 @@ import { taskNode } from '../../views/tree/nodes';
 import { type HostMessage, type WebviewMessage, parseWebviewMessage } from '../../protocol/runOverview';
 import { evidenceToOpen, findAttempt, overviewModel } from '../../views/runOverviewModel';
 import type { HostContext } from '../hostContext';
+import { openProblem } from '../openProblem';
 import { PanelHost, type PanelSpec } from './panelHost';
 
 export const OVERVIEW_VIEW_TYPE = 'harborRuns.runOverview';
@@ -118,13 +119,6 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
 
   async openProblem(index: number): Promise<void> {
     const p = this.ctx.store.get(this.runId)?.problems[index];
-    if (!p) return;
-    const uri = vscode.Uri.file(p.file);
-    const st = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
-    if (!st) { void vscode.window.showWarningMessage(`${p.message} (${p.file} is not on disk)`); return; }
-    if (st.type & vscode.FileType.Directory) { await vscode.commands.executeCommand('revealInExplorer', uri); return; }
-    const line = Math.max(0, (p.line ?? 1) - 1);
-    const col = Math.max(0, (p.column ?? 1) - 1);
-    await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside, selection: new vscode.Range(line, col, line, col) });
+    if (p) await openProblem(this.ctx, p, vscode.ViewColumn.Beside);
   }
 }

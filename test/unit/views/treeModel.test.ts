@@ -7,7 +7,7 @@ import { describe as describeNode, taskDescription } from '../../../src/views/tr
 import { defaultViewState, describeFilter, visibleTasks, type ViewState } from '../../../src/views/tree/viewState';
 import { bestOutcome } from '../../../src/views/outcomeStyle';
 import { escapeMd, tooltipOf } from '../../../src/views/tree/tooltips';
-import { JsonLocator } from '../../../src/views/problemPosition';
+import { JsonLocator } from '../../../src/core/jsonLocator';
 
 function attempt(task: string, i: number, outcome: Outcome, reward: number | null, missing: string[] = []): Attempt {
   return {
@@ -149,4 +149,15 @@ test('the filter and sort survive a reload: stored as plain JSON, read back leni
   assert.deepEqual(restoreViewState('garbage'), defaultViewState());
   assert.deepEqual(restoreViewState({ outcomes: ['failed', 'no-such-outcome', 3], text: 7, onlyProblems: 'yes', sort: 'size' }),
     { ...defaultViewState(), outcomes: new Set(['failed']) });
+});
+
+test('a reader problem points where its Problems entry starts: the value, not the key (one JsonLocator)', async () => {
+  const { parseJsonDocument, problemAt } = await import('../../../src/core/readers/jsonFile');
+  const text = '{\n  "files": {\n    "rollouts":   "r.jsonl"\n  },\n  "tasks": [\n    {"id": 1}\n  ]\n}\n';
+  const doc = parseJsonDocument('/x/s.json', text);
+  const p = problemAt(doc, ['files', 'rollouts'], 'error', 'c', 'm');
+  const span = new JsonLocator(text).spanOf(['files', 'rollouts'])!;
+  assert.deepEqual({ line: p.line, column: p.column }, { line: span.line + 1, column: span.character + 1 });
+  assert.deepEqual({ line: p.line, column: p.column }, { line: 3, column: 19 }, 'the value "r.jsonl", after the key and its spaces');
+  assert.deepEqual(problemAt(doc, ['tasks', 0, 'nope'], 'error', 'c', 'm').line, 6, 'a missing key lands on its parent object');
 });
