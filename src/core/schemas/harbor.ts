@@ -221,7 +221,6 @@ export const JobLockSchema = z.looseObject({
 
 // ---------------------------------------------------------------- artifacts/manifest.json §2.7
 
-export const ARTIFACT_STATUSES = ['ok', 'failed', 'empty', 'skipped'] as const;
 export const ArtifactManifestEntrySchema = z.looseObject({
   /** Path in the container. */
   source: z.string(),

@@ -18,13 +18,6 @@ export function taskIdOf(v: unknown): string | undefined {
   return undefined;
 }
 
-export function tasksetOf(v: unknown): string | undefined {
-  if (v && typeof v === 'object' && typeof (v as { taskset?: unknown }).taskset === 'string') {
-    return (v as { taskset: string }).taskset;
-  }
-  return undefined;
-}
-
 const ResponsesCreateParamsSchema = z.object({
   input: z.unknown().optional(),
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),

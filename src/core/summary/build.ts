@@ -36,8 +36,6 @@ export interface SummaryOptions {
   runConfig?: string;
   signal?: AbortSignal;
   onProgress?: (bytesRead: number, totalBytes: number) => void;
-  /** Reserved (the clock, for tests); the document itself holds no time. */
-  now?: () => number;
 }
 
 /** Verifier-folder listings in flight at once without a batch backend (the libuv pool has 4 threads). */

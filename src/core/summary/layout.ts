@@ -12,8 +12,6 @@ export const FILE_KEYS = [
   'run_config', 'quality_summary', 'rollout_verdicts', 'sources',
 ] as const;
 export type FileKey = (typeof FILE_KEYS)[number];
-/** Keys written only when the file is there (the fixture layout has no place for them otherwise). */
-export const OPTIONAL_FILE_KEYS: readonly FileKey[] = ['collated_conflict', 'sources'];
 /** The output names a fresh start may leave stale (rule 10). */
 export const STALE_KEYS = ['rollouts', 'failures', 'materialized_inputs'] as const;
 export type StaleKey = (typeof STALE_KEYS)[number];

@@ -13,12 +13,6 @@ export function resolveRel(root: string, rel: string): string {
   return path.posix.resolve(root, rel.replace(/\\/g, '/'));
 }
 
-/** A path relative to base for display ("verifier/x"), or the absolute path when it is outside base. */
-export function relTo(base: string, abs: string): string {
-  const r = path.posix.relative(base, abs);
-  return r === '' ? '.' : r.startsWith('../') || r === '..' ? abs : r;
-}
-
 const FIELDS: { key: string; kind: EvidenceKind; isDir: boolean }[] = [
   { key: 'verifier_logs', kind: 'verifier-logs', isDir: true },
   { key: 'test_stdout', kind: 'test-stdout', isDir: false },
