@@ -10,6 +10,7 @@ import { type ViewState, defaultViewState, runVisible } from '../views/tree/view
 import { flagUri } from './decorations';
 import type { FsPort } from '../core/fs/port';
 import { Disposable, Emitter } from '../core/lifecycle';
+import { startupMark } from './startupTimes';
 
 export const VIEW_ID = 'harborRuns.runs';
 
@@ -87,7 +88,9 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       const live = new Set(this.store.runs().map((r) => r.id));
       for (const id of [...this.runNodes.keys()]) if (!live.has(id)) this.runNodes.delete(id);
       void vscode.commands.executeCommand('setContext', 'harborRuns.noRuns', live.size === 0);
-      return rootChildren(byFolder, this.stateValue, (r, p) => this.runNode(r, p));
+      const children = rootChildren(byFolder, this.stateValue, (r, p) => this.runNode(r, p));
+      startupMark('tree first level', ` (${live.size} runs)`);
+      return children;
     }
     if (node.kind === 'folder') {
       const f = this.store.byFolder().find((x) => x.folder === node.folder);
