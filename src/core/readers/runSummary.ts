@@ -47,6 +47,38 @@ interface SummaryContext {
   virtual: boolean;
   rolloutsPath?: string;
   extraProblems?: Problem[];
+  /** What the verifier folders hold, when known without the disk (a summary just written): see runFromWrittenSummary. */
+  listings?: ReadonlyMap<string, [string, EntryType][] | undefined>;
+}
+
+/**
+ * The run of a summary writeRunSummary just wrote, from the document in memory: its evidence is what the writer found
+ * a moment ago (each verifier folder's listing is taken from the document's own paths), so the run's folders are not
+ * read a second time. The writer's problems (cut-off or duplicate rows, missing paths, …) are the run's problems.
+ */
+export async function runFromWrittenSummary(fs: FsPort, written: { path: string; document: unknown; text: string; problems: Problem[] },
+  rolloutsPath: string): Promise<Run> {
+  const root = path.posix.dirname(written.path);
+  const listings = new Map<string, [string, EntryType][] | undefined>();
+  const doc = written.document as { tasks?: { repeats?: Record<string, unknown>[] }[] };
+  for (const t of Array.isArray(doc.tasks) ? doc.tasks : []) {
+    for (const r of Array.isArray(t.repeats) ? t.repeats : []) {
+      const logs = str(r.verifier_logs);
+      if (!logs) continue;
+      const dir = resolveRel(root, logs);
+      const entries: [string, EntryType][] = [];
+      for (const [key, type] of [['test_stdout', 'file'], ['reward_file', 'file'], ['trajectory', 'file'], ['artifacts', 'dir']] as const) {
+        const rel = str(r[key]);
+        if (!rel) continue;
+        const abs = resolveRel(root, rel);
+        if (path.posix.dirname(abs) === dir) entries.push([path.posix.basename(abs), type]);
+      }
+      listings.set(dir, entries);
+    }
+  }
+  const jsonDoc: JsonDocument = { path: written.path, text: written.text, value: written.document, ok: true, problems: [] };
+  const fromWriter = written.problems.filter((p) => !(p.file === written.path && p.code === 'missing-path'));
+  return runFromSummaryDocument(fs, jsonDoc, { summaryPath: written.path, anchor: written.path, virtual: false, rolloutsPath, extraProblems: fromWriter, listings });
 }
 
 function emptyRun(ctx: SummaryContext, root: string, problems: Problem[]): Run {
@@ -132,7 +164,7 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   const normTasksList = normTasks(s.tasks);
   const jobs = normTasksList.flatMap((t) => t.repeats.map((r) => ({ t, r })));
   const results: RepeatResult[] = new Array(jobs.length);
-  const listings = await prelist(fs, root, jobs.map((j) => j.r.raw.verifier_logs));
+  const listings = ctx.listings ?? await prelist(fs, root, jobs.map((j) => j.r.raw.verifier_logs));
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {

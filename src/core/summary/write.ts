@@ -15,6 +15,8 @@ import { serializeSummaryBytesAsync } from './serialize';
 export interface WriteResult {
   path: string;
   document?: RunSummaryDocument;
+  /** The bytes written (what the file holds), with the document. */
+  bytes?: Uint8Array;
   problems: Problem[];
   error?: string;
 }
@@ -61,7 +63,7 @@ export async function writeRunSummary(fs: FsPort, rolloutsPath: string, opts: Wr
       }
     } catch { /* cleanup is best effort */ }
     await fs.writeFileAtomic(path, bytes);
-    return { path, document: built.document, problems };
+    return { path, document: built.document, bytes, problems };
   } catch (e) {
     if (e instanceof UnreadableRunFile) {
       // A run file that is there but cannot be read: a summary would call its repeats missing. Nothing is written

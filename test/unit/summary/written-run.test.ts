@@ -1,0 +1,36 @@
+// The run of a summary just written is taken from the writer's document in memory: the same run a read of the file
+// gives, without listing the run's verifier folders a second time (what "Write Run Summary" shows afterwards).
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import type { FsPort } from '../../../src/core/fs/port';
+import { readRunSummary, runFromWrittenSummary } from '../../../src/core/readers/runSummary';
+import { writeRunSummary } from '../../../src/core/summary';
+import { buildRun } from './builders';
+import { nodeFs, posix, tmpDir } from './helpers';
+
+test('runFromWrittenSummary: the run a read of the written file gives, with no verifier folder listed again', async () => {
+  const dir = tmpDir('written');
+  const rollouts = posix(buildRun(dir, { tasks: [
+    { id: 'a', repeats: [{ outcome: 'scored' }, { outcome: 'scored', mode: 'separate', files: ['test-stdout.txt', 'reward.json', 'artifacts/'] }] },
+    { id: 'b', repeats: [{ outcome: 'scored', folder: 'absent' }, { outcome: 'failed' }, { outcome: 'masked' }] },
+  ] }));
+  const res = await writeRunSummary(nodeFs, rollouts);
+  assert.equal(res.error, undefined);
+  let listed = 0;
+  const counting: FsPort = Object.assign(Object.create(nodeFs) as FsPort, {
+    readDir: (p: string) => { listed++; return nodeFs.readDir(p); },
+    listDirs: (ps: readonly string[]) => { listed += ps.length; return nodeFs.listDirs(ps); },
+  });
+  const fromMemory = await runFromWrittenSummary(counting, {
+    path: res.path, document: res.document, text: new TextDecoder().decode(res.bytes), problems: res.problems,
+  }, rollouts);
+  assert.equal(listed, 0, 'no verifier folder is listed again');
+  const fromDisk = await readRunSummary(nodeFs, res.path);
+  assert.deepEqual(fromMemory.tasks, fromDisk.tasks);
+  assert.deepEqual(fromMemory.files, fromDisk.files);
+  assert.deepEqual(fromMemory.identity, fromDisk.identity);
+  assert.equal(fromMemory.id, fromDisk.id);
+  // The missing folder is a problem once (the reader's, at its place in missing_paths), not twice.
+  assert.deepEqual(fromMemory.problems.filter((p) => p.code === 'missing-path').map((p) => p.jsonPath),
+    fromDisk.problems.filter((p) => p.code === 'missing-path').map((p) => p.jsonPath));
+});
