@@ -122,3 +122,4 @@ export function applyMutation(fs: MemFs, file: string, m: Mutation): Applied {
     }
   }
 }
+export * from './hostile';

@@ -8,6 +8,7 @@ import type { SourceKind } from './model';
 import { excludesFolder, matchesAny } from './glob';
 import { RUN_SUMMARY_SUFFIX as SUMMARY_SUFFIX, isRolloutsFile, rolloutsStem } from './summary/paths';
 import { isHarborJobDir } from './readers/harborJob';
+import { parseJsonBounded } from './jsonDepth';
 
 export type RunVariant = 'summary' | 'rollouts' | 'job' | 'dataset' | 'training';
 
@@ -46,7 +47,7 @@ function candidate(variant: RunVariant, anchor: string, root: string): RunCandid
 /** The rollouts files a quality_summary.json records as the ones it was computed from (run.rollouts). */
 async function qualitySummaryRollouts(fs: FsPort, dir: string): Promise<string[]> {
   try {
-    const v = JSON.parse(new TextDecoder('utf-8').decode(await fs.readFile(`${dir}/quality_summary.json`))) as unknown;
+    const v = parseJsonBounded(new TextDecoder('utf-8').decode(await fs.readFile(`${dir}/quality_summary.json`))) as unknown;
     const list = (v as { run?: { rollouts?: unknown } } | null)?.run?.rollouts;
     if (!Array.isArray(list)) return [];
     return list.filter((x): x is string => typeof x === 'string').map((r) => path.posix.resolve(dir, r));

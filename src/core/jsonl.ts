@@ -1,7 +1,8 @@
 // Streaming JSONL: constant memory whatever the file size (one line at a time), errors that name file and line,
 // a partial last line (a run still writing) reported as an incomplete tail rather than an error, long lines handled.
-import type { FsPort } from './fs/port';
+import { DEFAULT_MAX_FILE_BYTES, type FsPort } from './fs/port';
 import type { Problem } from './model';
+import { parseJsonBounded } from './jsonDepth';
 
 export interface JsonlLine {
   /** 1-based line number. */
@@ -10,16 +11,23 @@ export interface JsonlLine {
   bytes: Uint8Array;
   /** false for a last line with no newline after it. */
   terminated: boolean;
+  /** The line was longer than the limit: its bytes were dropped as they came (bytes is empty), this is its length. */
+  tooLong?: number;
 }
 
 const NL = 10;
 const CR = 13;
 
-/** Yields the lines of a file one at a time; a line longer than a chunk is assembled from its pieces. */
-export async function* jsonlLines(fs: FsPort, path: string, chunkSize?: number): AsyncGenerator<JsonlLine> {
+/**
+ * Yields the lines of a file one at a time; a line longer than a chunk is assembled from its pieces, up to
+ * maxLineBytes (default the port's file limit): a longer line is yielded empty with `tooLong` (memory stays bounded
+ * on a file with no newline at all).
+ */
+export async function* jsonlLines(fs: FsPort, path: string, chunkSize?: number, maxLineBytes = fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES): AsyncGenerator<JsonlLine> {
   let pending: Uint8Array[] = [];
   let pendingLen = 0;
   let line = 0;
+  let dropped = 0; // bytes of the current line thrown away once it passed maxLineBytes
   const take = (tail: Uint8Array): Uint8Array => {
     if (pending.length === 0) return tail;
     const out = new Uint8Array(pendingLen + tail.length);
@@ -35,20 +43,32 @@ export async function* jsonlLines(fs: FsPort, path: string, chunkSize?: number):
     for (;;) {
       const nl = chunk.indexOf(NL, start);
       if (nl < 0) break;
+      line++;
+      if (dropped || pendingLen + nl - start > maxLineBytes) {
+        const len = dropped + pendingLen + nl - start;
+        pending = []; pendingLen = 0; dropped = 0;
+        yield { line, bytes: new Uint8Array(0), terminated: true, tooLong: len };
+        start = nl + 1;
+        continue;
+      }
       let bytes = take(chunk.subarray(start, nl));
       if (bytes.length && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
-      line++;
       yield { line, bytes, terminated: true };
       start = nl + 1;
     }
-    if (start < chunk.length) {
+    if (start < chunk.length && (dropped || pendingLen + chunk.length - start > maxLineBytes)) {
+      dropped += pendingLen + chunk.length - start;
+      pending = []; pendingLen = 0;
+    } else if (start < chunk.length) {
       // Copy: the chunk's buffer may be reused by the reader.
       const rest = chunk.slice(start);
       pending.push(rest);
       pendingLen += rest.length;
     }
   }
-  if (pendingLen > 0) {
+  if (dropped) {
+    yield { line: line + 1, bytes: new Uint8Array(0), terminated: false, tooLong: dropped };
+  } else if (pendingLen > 0) {
     line++;
     yield { line, bytes: take(new Uint8Array(0)), terminated: false };
   }
@@ -78,6 +98,8 @@ export interface JsonlReadOptions {
   /** Stop collecting problems after this many (the count is still reported). Default 200. */
   maxProblems?: number;
   chunkSize?: number;
+  /** Longest line read (default the port's file limit). */
+  maxLineBytes?: number;
 }
 
 /**
@@ -91,7 +113,7 @@ export async function readJsonl(
   onRow: (value: Record<string, unknown>, line: number) => void | Promise<void>,
   opts: JsonlReadOptions = {},
 ): Promise<JsonlReadResult> {
-  const parse = opts.parse ?? ((text: string) => JSON.parse(text));
+  const parse = opts.parse ?? ((text: string) => parseJsonBounded(text));
   const maxProblems = opts.maxProblems ?? 200;
   const problems: Problem[] = [];
   let dropped = 0;
@@ -100,8 +122,13 @@ export async function readJsonl(
   let lines = 0;
   let incompleteTail = false;
   try {
-    for await (const { line, bytes, terminated } of jsonlLines(fs, path, opts.chunkSize)) {
+    for await (const { line, bytes, terminated, tooLong } of jsonlLines(fs, path, opts.chunkSize, opts.maxLineBytes)) {
       lines = line;
+      if (tooLong !== undefined) {
+        add({ file: path, line, severity: 'error', code: 'too-large',
+          message: `line ${line} is ${tooLong} bytes, over the ${opts.maxLineBytes ?? fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES}-byte limit of one line (harborRuns.maxFileSizeMB): not read` });
+        continue;
+      }
       if (isBlank(bytes)) continue;
       let value: unknown;
       try {

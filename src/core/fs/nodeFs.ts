@@ -5,13 +5,54 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sharedDirLister } from './dirLister';
 import { gatherWithCalls } from './gather';
-import { type EntryType, type FileRead, type FileStat, type FsPort, type SequentialReader, atomicTempPath } from './port';
+import {
+  DEFAULT_MAX_FILE_BYTES, notAFileDetail, ReadRefusedError, tooLargeDetail,
+  type EntryType, type FileRead, type FileStat, type FsPort, type SequentialReader, atomicTempPath,
+} from './port';
 
 function typeOf(s: fs.Stats | fs.Dirent): EntryType {
   return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other';
 }
 
+function kindOf(s: fs.Stats): string {
+  return s.isFIFO() ? 'a FIFO' : s.isCharacterDevice() ? 'a character device' : s.isBlockDevice() ? 'a block device'
+    : s.isSocket() ? 'a socket' : s.isDirectory() ? 'a folder' : 'not a regular file';
+}
+
+/**
+ * Opens for reading without blocking (O_NONBLOCK: opening a FIFO with no writer would wait forever) and checks the
+ * opened file's own type (fstat: no race with a swap after a stat), so a FIFO, a device or a socket is never read.
+ */
+async function openRegular(p: string): Promise<{ handle: fsp.FileHandle; size: number }> {
+  const handle = await fsp.open(p, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new ReadRefusedError(p, 'not-a-file', notAFileDetail(kindOf(st)));
+    return { handle, size: st.size };
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** HARBOR_RUNS_MAX_FILE_MB (the CLI's counterpart of the harborRuns.maxFileSizeMB setting), when set to a positive number. */
+export function maxFileBytesFromEnv(): number | undefined {
+  const mb = Number(process.env.HARBOR_RUNS_MAX_FILE_MB);
+  return Number.isFinite(mb) && mb > 0 ? Math.floor(mb * 1024 * 1024) : undefined;
+}
+
+export interface NodeFsOptions {
+  /** readFile's default limit (DEFAULT_MAX_FILE_BYTES). */
+  maxFileBytes?: number;
+}
+
 export class NodeFs implements FsPort {
+  readonly maxFileBytes: number;
+
+  constructor(opts: NodeFsOptions = {}) {
+    this.maxFileBytes = opts.maxFileBytes ?? maxFileBytesFromEnv() ?? DEFAULT_MAX_FILE_BYTES;
+  }
+
   async stat(p: string): Promise<FileStat | undefined> {
     try {
       const s = await fsp.stat(p);
@@ -21,8 +62,30 @@ export class NodeFs implements FsPort {
     }
   }
 
-  async readFile(p: string): Promise<Uint8Array> {
-    return fsp.readFile(p);
+  async readFile(p: string, opts: { maxBytes?: number } = {}): Promise<Uint8Array> {
+    const max = opts.maxBytes ?? this.maxFileBytes;
+    const { handle, size } = await openRegular(p);
+    try {
+      if (size > max) throw new ReadRefusedError(p, 'too-large', tooLargeDetail(size, max));
+      // Read to the end, never past max + 1 bytes (a file growing while it is read is bounded too).
+      let buf = Buffer.allocUnsafe(Math.min(max + 1, Math.max(size, 4096)));
+      let n = 0;
+      for (;;) {
+        if (n === buf.length) {
+          if (n > max) break;
+          const bigger = Buffer.allocUnsafe(Math.min(max + 1, buf.length * 2));
+          buf.copy(bigger, 0, 0, n);
+          buf = bigger;
+        }
+        const { bytesRead } = await handle.read(buf, n, buf.length - n, null);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      if (n > max) throw new ReadRefusedError(p, 'too-large', tooLargeDetail(n, max));
+      return buf.subarray(0, n);
+    } finally {
+      await handle.close();
+    }
   }
 
   async readDir(p: string): Promise<[string, EntryType][]> {
@@ -44,7 +107,7 @@ export class NodeFs implements FsPort {
   }
 
   async *readChunks(p: string, chunkSize = 1 << 20): AsyncIterable<Uint8Array> {
-    const handle = await fsp.open(p, 'r');
+    const { handle } = await openRegular(p);
     try {
       for (;;) {
         const buf = Buffer.allocUnsafe(chunkSize);
@@ -58,7 +121,8 @@ export class NodeFs implements FsPort {
   }
 
   async openSequential(p: string): Promise<SequentialReader> {
-    const fd = await new Promise<number>((res, rej) => fs.open(p, 'r', (e, d) => (e ? rej(e) : res(d))));
+    const { handle } = await openRegular(p);
+    const fd = handle.fd;
     let open = true;
     return {
       // fs.read with a callback: cheaper per call than FileHandle#read.
@@ -68,7 +132,7 @@ export class NodeFs implements FsPort {
       close: () => {
         if (!open) return Promise.resolve();
         open = false;
-        return new Promise<void>((res) => fs.close(fd, () => res()));
+        return handle.close().catch(() => undefined);
       },
     };
   }
@@ -134,10 +198,25 @@ export class NodeFs implements FsPort {
       await handle.close();
       handle = undefined;
       await fsp.rename(tmp, p);
+      await this.syncFolder(dir);
     } catch (e) {
       if (handle) await handle.close().catch(() => undefined);
       await fsp.rm(tmp, { force: true }).catch(() => undefined);
       throw e;
+    }
+  }
+
+  /**
+   * Flushes the folder's entry list, so the rename survives a power loss (the file's bytes were flushed before it).
+   * Best effort where a folder cannot be opened or synced (Windows).
+   */
+  async syncFolder(dir: string): Promise<void> {
+    let h: fsp.FileHandle | undefined;
+    try {
+      h = await fsp.open(dir, 'r');
+      await h.sync();
+    } catch { /* not supported here */ } finally {
+      await h?.close().catch(() => undefined);
     }
   }
 

@@ -33,6 +33,41 @@ export interface FileStat {
   mtimeMs: number;
 }
 
+/**
+ * What a whole-file read takes at most by default (FsPort.readFile): a run's JSON documents are read whole, and a file
+ * the data names may be anything. Streamed reads (readChunks, openSequential) have no size bound (constant memory),
+ * but the JSONL line reader holds one line at a time and caps a line at the same number. `harborRuns.maxFileSizeMB`
+ * raises it in VS Code; `HARBOR_RUNS_MAX_FILE_MB` for the CLI.
+ */
+export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+export type ReadRefusal = 'not-a-file' | 'too-large';
+
+/**
+ * A read the port refused without reading: the path is a FIFO, a device, a socket or a folder (reading could hang or
+ * never end), or the file is bigger than the limit. `code` is the Problem code readers report it under.
+ */
+export class ReadRefusedError extends Error {
+  constructor(readonly path: string, readonly code: ReadRefusal, readonly detail: string) {
+    super(`${path} ${detail} (not read)`);
+    this.name = 'ReadRefusedError';
+  }
+}
+
+export function isReadRefused(e: unknown): e is ReadRefusedError {
+  return e instanceof Error && (e as { name?: string }).name === 'ReadRefusedError';
+}
+
+/** 'a FIFO', 'a character device', … for the refusal message. */
+export function notAFileDetail(kind: string): string {
+  return `is ${kind}, not a regular file`;
+}
+
+export function tooLargeDetail(size: number, max: number): string {
+  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(n < 1024 * 1024 ? 3 : 0)} MB`;
+  return `is ${mb(size)}, over the ${mb(max)} read limit (harborRuns.maxFileSizeMB)`;
+}
+
 export interface SequentialReader {
   /** Fills `into` from the current position; the number of bytes read, 0 at the end of the file. */
   read(into: Uint8Array): Promise<number>;
@@ -50,12 +85,19 @@ export type FileRead =
 export interface FsPort {
   /** undefined when nothing is there (never throws for a missing path). */
   stat(path: string): Promise<FileStat | undefined>;
-  readFile(path: string): Promise<Uint8Array>;
+  /**
+   * The whole file. Throws ReadRefusedError, without opening it for reading in a way that could block, when the path
+   * is not a regular file (FIFO, device, socket, folder) or holds more than `maxBytes` (default: the port's limit).
+   */
+  readFile(path: string, opts?: { maxBytes?: number }): Promise<Uint8Array>;
+  /** The limit readFile applies by default; also a JSONL line's limit. */
+  readonly maxFileBytes?: number;
   /** Entries of a folder as [name, type]; [] when it is not a folder. */
   readDir(path: string): Promise<[string, EntryType][]>;
   /**
    * The file's bytes in chunks, in order, in constant memory where the backend allows it.
    * A chunk stays valid after the next one is requested (readers may keep one chunk while reading ahead).
+   * Throws ReadRefusedError for a path that is not a regular file.
    */
   readChunks(path: string, chunkSize?: number): AsyncIterable<Uint8Array>;
   /**
@@ -93,7 +135,7 @@ export interface FsPort {
    * A reader sees the old or the new complete file, never half of one; the temp file is removed on failure.
    */
   writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
-  /** Removes a file (no error when it is already gone). Optional: the summary writer uses it to clean dead writers' temp files. */
+  /** Removes a file (no error when it is already gone); absent on a read-only port (an untrusted workspace). Optional: the summary writer uses it to clean dead writers' temp files. */
   remove?(path: string): Promise<void>;
   /** The path with its folders' symlinks resolved and its own name kept; the path itself when it cannot be resolved. */
   realpathDirs(path: string): Promise<string>;

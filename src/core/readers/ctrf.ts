@@ -1,5 +1,6 @@
 // ctrf.json (Common Test Report Format, `pytest --ctrf`): the failed tests it lists, for an attempt's evidence.
 import type { FsPort } from '../fs/port';
+import { parseJsonBounded } from '../jsonDepth';
 
 export interface FailedTest {
   name: string;
@@ -27,7 +28,7 @@ export function ctrfFailedTests(doc: unknown, max = 50): FailedTest[] {
 /** Reads a ctrf.json; undefined when it cannot be read or parsed (the file is still shown as evidence). */
 export async function readCtrfFailedTests(fs: FsPort, path: string): Promise<FailedTest[] | undefined> {
   try {
-    return ctrfFailedTests(JSON.parse(new TextDecoder('utf-8').decode(await fs.readFile(path))));
+    return ctrfFailedTests(parseJsonBounded(new TextDecoder('utf-8').decode(await fs.readFile(path))));
   } catch {
     return undefined;
   }

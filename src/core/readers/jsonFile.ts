@@ -1,8 +1,9 @@
 // Reading one JSON document for a reader: never throws, a file that does not parse becomes a Problem with the
 // line and column of the error, and any JSON path inside the document can be turned into a line for a Problem.
 import { parse as parseLenient, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { isReadRefused, type FileRead, type FsPort } from '../fs/port';
+import { depthExceededAt, MAX_JSON_DEPTH } from '../jsonDepth';
 import { JsonLocator } from '../jsonLocator';
-import type { FileRead, FsPort } from '../fs/port';
 import type { Problem, Severity } from '../model';
 
 export interface JsonDocument {
@@ -45,6 +46,16 @@ export function parseJsonText(text: string): { value?: unknown; error?: { offset
 }
 
 export function parseJsonDocument(path: string, text: string, what = 'file'): JsonDocument {
+  // Nested too deep for the recursive walkers after the parse (schema, position finder): this file only is lost.
+  const deep = depthExceededAt(text);
+  if (deep >= 0) {
+    const { line, column } = lineColumnAt(text, deep);
+    return {
+      path, text, value: undefined, ok: false,
+      problems: [{ file: path, line, column, severity: 'error', code: 'too-deep',
+        message: `the ${what} nests more than ${MAX_JSON_DEPTH} levels deep at line ${line}, column ${column}: not read` }],
+    };
+  }
   const { value, error } = parseJsonText(text);
   if (error) {
     const { line, column } = lineColumnAt(text, error.offset);
@@ -63,10 +74,10 @@ export async function readJsonDocument(fs: FsPort, path: string, what = 'file', 
   try {
     text = new TextDecoder('utf-8').decode(await fs.readFile(path));
   } catch (e) {
-    const gone = (await fs.stat(path)) === undefined;
+    const gone = !isReadRefused(e) && (await fs.stat(path)) === undefined;
     return {
       path, text: '', value: undefined, ok: false,
-      problems: [{ file: path, severity: missingSeverity, code: gone ? 'missing-file' : 'unreadable',
+      problems: [{ file: path, severity: gone ? missingSeverity : 'error', code: gone ? 'missing-file' : isReadRefused(e) ? e.code : 'unreadable',
         message: gone ? `the ${what} is not on disk` : `cannot read the ${what}: ${(e as Error).message}` }],
     };
   }

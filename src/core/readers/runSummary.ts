@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { EntryType, FsPort } from '../fs/port';
 import type { Attempt, FailureDetail, NamedReason, Problem, Run, RunFile, Task } from '../model';
 import { classifyNemoRepeat } from '../outcome';
-import { buildRunSummary, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX, UnreadableRunFile } from '../summary';
+import { buildRunSummary, cleanStaleTemps, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX, UnreadableRunFile } from '../summary';
 import { issueProblems, parseJsonDocument, problemAt, readJsonDocument, type JsonDocument } from './jsonFile';
 import { repeatEvidence, resolveRel } from './nemo/repeatEvidence';
 import {
@@ -18,7 +18,18 @@ import { readVerdicts, verdictKey, type Health } from './nemo/verdicts';
 const REPEAT_CONCURRENCY = 32;
 
 
+/**
+ * A writer killed mid-write leaves `.<summary>.<pid>.<hex>.tmp` beside the summary: the next read removes those of
+ * writers no longer alive (as the next write does). Only with a port that can remove files (not in an untrusted
+ * workspace, whose port is read-only). Best effort.
+ */
+async function cleanTempsOnRead(fs: FsPort, summaryPath: string): Promise<void> {
+  if (!fs.remove) return;
+  try { await cleanStaleTemps(fs, summaryPath); } catch { /* best effort */ }
+}
+
 export async function readRunSummary(fs: FsPort, summaryPath: string): Promise<Run> {
+  await cleanTempsOnRead(fs, summaryPath);
   const doc = await readJsonDocument(fs, summaryPath, 'run summary');
   return runFromSummaryDocument(fs, doc, { summaryPath, anchor: summaryPath, virtual: false });
 }
@@ -26,6 +37,7 @@ export async function readRunSummary(fs: FsPort, summaryPath: string): Promise<R
 /** A rollouts file that has no summary yet: the summary is built in memory and read like a written one. */
 export async function readNemoRollouts(fs: FsPort, rolloutsPath: string): Promise<Run> {
   const summaryPath = runSummaryPathFor(rolloutsPath);
+  await cleanTempsOnRead(fs, summaryPath);
   let built: Awaited<ReturnType<typeof buildRunSummary>>;
   try {
     built = await buildRunSummary(fs, rolloutsPath, {});

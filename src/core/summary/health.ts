@@ -10,9 +10,10 @@
 import type { FileStat, FsPort } from '../fs/port';
 import type { Problem } from '../model';
 import { dirname, resolvePath, type PathRelator } from './paths';
+import { parseJsonBounded } from '../jsonDepth';
 
 async function readJson(fs: FsPort, p: string): Promise<unknown> {
-  return JSON.parse(new TextDecoder().decode(await fs.readFile(p)));
+  return parseJsonBounded(new TextDecoder().decode(await fs.readFile(p)));
 }
 
 /** The rollouts files the quality summary records (`run.rollouts`), located; null when it records none or does not parse. */

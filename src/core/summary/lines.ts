@@ -2,7 +2,7 @@
 // (read-ahead overlaps the disk with the CPU), lines are handed to a synchronous callback (no per-line promise), a
 // line split across chunks is assembled, and only two chunks are ever held (constant memory; with a backend that
 // has openSequential the same two buffers are reused for the whole file).
-import type { FsPort } from '../fs/port';
+import { DEFAULT_MAX_FILE_BYTES, type FsPort } from '../fs/port';
 import { allocateBytes, asBuffer } from '../bytes';
 import { TimeSlice } from '../turn';
 
@@ -15,9 +15,16 @@ export const CHUNK_SIZE = 4 << 20;
 export async function forEachLine(fs: FsPort, path: string,
   onLine: (buf: Uint8Array, start: number, end: number, line: number, terminated: boolean) => void, chunkSize = CHUNK_SIZE,
   /** Awaited after each chunk's lines when it returns a promise (backpressure: work the lines started may catch up). */
-  afterChunk?: () => Promise<void> | undefined): Promise<void> {
+  afterChunk?: () => Promise<void> | undefined,
+  /**
+   * A line longer than the port's file limit is not assembled (memory stays bounded on a file with no newline): its
+   * bytes are dropped as they come and this is called with its number and length instead of onLine.
+   */
+  onLongLine?: (line: number, bytes: number) => void): Promise<void> {
+  const maxLine = fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   let line = 0;
   let carry: Uint8Array | null = null;
+  let dropped = 0;
   const emit = (buf: Uint8Array, start: number, end: number, terminated: boolean) => {
     line++;
     onLine(buf, start, end > start && buf[end - 1] === 13 ? end - 1 : end, line, terminated);
@@ -31,8 +38,16 @@ export async function forEachLine(fs: FsPort, path: string,
     // 25 KB lines and over a transcript's many quotes.
     const chunk = asBuffer(raw);
     let start = 0;
-    if (carry) {
+    if (dropped) {
       const nl = chunk.indexOf(10);
+      if (nl < 0) { dropped += chunk.length; return; }
+      line++;
+      onLongLine?.(line, dropped + nl);
+      dropped = 0;
+      start = nl + 1;
+    } else if (carry) {
+      const nl = chunk.indexOf(10);
+      if (nl < 0 && carry.length + chunk.length > maxLine) { dropped = carry.length + chunk.length; carry = null; return; }
       if (nl < 0) {
         const joined = allocateBytes(carry.length + chunk.length);
         joined.set(carry); joined.set(chunk, carry.length);
@@ -58,7 +73,8 @@ export async function forEachLine(fs: FsPort, path: string,
   if (fs.openSequential) await readReusing(fs.openSequential.bind(fs), path, chunkSize, scan, afterChunk);
   else await readFresh(fs, path, chunkSize, scan, afterChunk);
   const rest = carry as Uint8Array | null;
-  if (rest && rest.length) emit(rest, 0, rest.length, false);
+  if (dropped) onLongLine?.(line + 1, dropped);
+  else if (rest && rest.length) emit(rest, 0, rest.length, false);
 }
 
 type OpenSequential = NonNullable<FsPort['openSequential']>;

@@ -1,7 +1,7 @@
 // Streams the run's JSONL files into small per-repeat records (constant memory: no row is kept, only the few fields
 // the summary needs). Lines are not JSON.parse'd whole: KeyPicker takes the wanted top-level keys and skips the rest
 // (`response`, `ng_trajectory`, `responses_create_params.input`) at byte level.
-import type { FsPort } from '../fs/port';
+import { DEFAULT_MAX_FILE_BYTES, type FsPort } from '../fs/port';
 import { jsonlLines } from '../jsonl';
 import type { Problem } from '../model';
 import { KeyPicker, RawValue } from './scan';
@@ -160,6 +160,11 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
         // A SyntaxError from onRow is the line's too (a value the picker handed back unparsed did not parse).
         onRow(picker.pickRange(buf, k, end), line, add);
       } catch (e) {
+        // A RangeError is a value nested too deep for a recursive walk (stack overflow): this line only is lost.
+        if (e instanceof RangeError) {
+          add({ file: path, line, severity: 'error', code: 'too-deep', message: `line ${line} is nested too deep to read: left out` });
+          return;
+        }
         if (!(e instanceof SyntaxError)) throw e;
         add(terminated
           ? { file: path, line, severity: 'error', code: 'parse-error', message: `line ${line} is not a valid JSON object: ${(e as Error).message}` }
@@ -168,7 +173,8 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
             message: `line ${line} is cut off (no newline at the end of the file: a killed run, or one still writing)${partialIdentity(buf, k, end)}: left out` });
         return;
       }
-    }, undefined, ctx.afterChunk);
+    }, undefined, ctx.afterChunk, (line, bytes) => add({ file: path, line, severity: 'error', code: 'too-large',
+      message: `line ${line} is ${bytes} bytes, over the ${ctx.fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES}-byte limit of one line (harborRuns.maxFileSizeMB): left out` }));
   } catch (e) {
     if (ctx.signal?.aborted) throw e;
     const message = (e as Error).message;

@@ -10,6 +10,7 @@ import type { Problem } from '../model';
 import { STALE_KEYS, type StaleKey } from './layout';
 import { basename, signaturesPathFor } from './paths';
 import { outputPaths } from './files';
+import { parseJsonBounded } from '../jsonDepth';
 
 export const HEAD_BYTES = 64 * 1024;
 
@@ -106,7 +107,7 @@ function validSig(v: unknown): FileSignature | null | undefined {
  */
 export function parseSignatures(text: string, file: string, problems: Problem[]): OutputSignatures | undefined {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (e) {
+  try { doc = parseJsonBounded(text); } catch (e) {
     problems.push({ file, severity: 'error', code: 'signatures-unreadable', message: `${file} is not valid JSON: ${(e as Error).message}` });
     return undefined;
   }

@@ -8,8 +8,9 @@ import { type FsPort, atomicTempPattern } from '../fs/port';
 import type { Problem } from '../model';
 import type { RunSummaryDocument } from '../schemas/runSummary';
 import { buildRunSummary, type SummaryOptions } from './build';
-import { basename, dirname, joinPath, normalizePath, runSummaryPathFor } from './paths';
+import { basename, dirname, joinPath, normalizePath, runSummaryPathFor, signaturesPathFor } from './paths';
 import { UnreadableRunFile } from './rows';
+import { outputPaths } from './files';
 import { serializeSummaryBytesAsync } from './serialize';
 
 export interface WriteResult {
@@ -47,16 +48,58 @@ export async function cleanStaleTemps(fs: FsPort, target: string, alive: (pid: n
   return left;
 }
 
+/** A reason the writer must not write, found before reading (item: never replace a good summary after failing to read). */
+class Refusal extends Error {}
+
+/**
+ * Whether there is a run to summarize at `rollouts`: its run files that exist must be regular, readable files (a
+ * folder, a FIFO or an unreadable file is an error, not "a run with no rollouts"), and something of a run must be
+ * there — the rollouts, a sidecar (failures, materialized inputs, signatures) or the run config. Nothing is created.
+ */
+async function preflight(fs: FsPort, rollouts: string): Promise<void> {
+  const outs = outputPaths(rollouts);
+  const candidates = [outs.rollouts, outs.failures, outs.materialized_inputs, signaturesPathFor(rollouts), joinPath(dirname(rollouts), 'run_config.yaml')];
+  let any = false;
+  for (const p of candidates) {
+    const st = await fs.stat(p);
+    if (!st) continue;
+    any = true;
+    if (p === candidates[4] || p === candidates[3]) continue; // read leniently by the builder
+    if (st.type !== 'file') throw new Refusal(`${p} is ${st.type === 'dir' ? 'a folder' : 'not a regular file (a FIFO, a device or a socket)'}: not read, nothing written`);
+    try {
+      for await (const _ of fs.readChunks(p, 1)) break;
+    } catch (e) {
+      throw new Refusal(`cannot read ${p}: ${(e as Error).message}; nothing written`);
+    }
+  }
+  if (!any) {
+    throw new Refusal(`no run at ${rollouts}: no rollouts file, no ${basename(outs.failures)} or ${basename(outs.materialized_inputs)}, `
+      + 'no run_config.yaml beside it (a typo?); nothing written');
+  }
+}
+
+/** The run's own rows files the builder could not read (whole-file problems): writing would drop their rows silently. */
+function unreadOutputs(rollouts: string, problems: readonly Problem[]): Problem | undefined {
+  const outs = new Set(Object.values(outputPaths(rollouts)));
+  return problems.find((p) => outs.has(p.file) && p.line === undefined
+    && (p.code === 'unreadable' || p.code === 'not-a-file' || p.code === 'too-large'));
+}
+
 export async function writeRunSummary(fs: FsPort, rolloutsPath: string, opts: WriteOptions = {}): Promise<WriteResult> {
   let path = rolloutsPath;
   const problems: Problem[] = [];
   try {
-    path = runSummaryPathFor(normalizePath(rolloutsPath));
+    const rollouts = normalizePath(rolloutsPath);
+    path = runSummaryPathFor(rollouts);
+    await preflight(fs, rollouts);
     const built = await buildRunSummary(fs, rolloutsPath, opts);
     problems.push(...built.problems);
+    const unread = unreadOutputs(rollouts, built.problems);
+    if (unread) throw new Refusal(`${unread.message}; the summary is left as it was`);
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('cancelled');
     const bytes = await serializeSummaryBytesAsync(built.document, undefined, opts.signal);
-    await fs.mkdirp(dirname(path));
+    // Only ever beside the rollouts file, in its folder, which exists (preflight): no folder is created.
+    if (dirname(path) !== dirname(rollouts)) throw new Refusal(`${path} is not in the folder of ${rollouts}`);
     try {
       for (const p of await cleanStaleTemps(fs, path, opts.isWriterAlive)) {
         problems.push({ file: p, severity: 'info', code: 'stale-temp', message: `a dead writer's temp file is left: ${p}` });
@@ -73,8 +116,9 @@ export async function writeRunSummary(fs: FsPort, rolloutsPath: string, opts: Wr
       return { path, problems, error };
     }
     const aborted = opts.signal?.aborted;
-    const error = aborted ? 'cancelled' : `cannot write ${path}: ${(e as Error)?.message ?? String(e)}`;
-    problems.push({ file: path, severity: aborted ? 'info' : 'error', code: aborted ? 'cancelled' : 'write-failed', message: error });
+    const refused = e instanceof Refusal;
+    const error = aborted ? 'cancelled' : refused ? `not written: ${e.message}` : `cannot write ${path}: ${(e as Error)?.message ?? String(e)}`;
+    problems.push({ file: path, severity: aborted ? 'info' : 'error', code: aborted ? 'cancelled' : refused ? 'write-refused' : 'write-failed', message: error });
     return { path, problems, error };
   }
 }

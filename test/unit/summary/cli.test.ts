@@ -78,7 +78,7 @@ test('summary and signatures: usage errors exit 2, an unwritable place exits 1, 
   fs.writeFileSync(path.join(dir, 'file'), '');
   const r = await cli(['summary', path.join(dir, 'file', 'rollouts.jsonl')]);
   assert.equal(r.code, 1);
-  assert.match(r.err, /harbor-runs summary: cannot write .*rollouts_run_summary\.json/);
+  assert.match(r.err, /harbor-runs summary: not written: no run at .*rollouts\.jsonl/);
   const s = await cli(['signatures', path.join(dir, 'r.jsonl'), '--out', path.join(dir, 'file', 'x.json')]);
   assert.equal(s.code, 1);
   assert.match(s.err, /harbor-runs signatures: cannot write/);

@@ -51,9 +51,9 @@ test('rule 13: the writer never throws: an unwritable place comes back as an err
   const dir = tmpDir('rule13');
   fs.writeFileSync(path.join(dir, 'file'), 'x');
   const res = await writeRunSummary(nodeFs, posix(path.join(dir, 'file', 'rollouts.jsonl')));
-  assert.match(res.error ?? '', /cannot write/);
+  assert.match(res.error ?? '', /not written: no run at/);
   assert.equal(res.document, undefined);
-  assert.ok(res.problems.some((p) => p.code === 'write-failed' && p.severity === 'error'));
+  assert.ok(res.problems.some((p) => p.code === 'write-refused' && p.severity === 'error'));
   // A broken FsPort (every call throws) is still not thrown into the caller.
   const broken = new Proxy(nodeFs, { get: () => async () => { throw new Error('disk on fire'); } });
   const r2 = await writeRunSummary(broken, posix(path.join(dir, 'rollouts.jsonl')));

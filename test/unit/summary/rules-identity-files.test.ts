@@ -7,11 +7,16 @@ import { buildRunSummary, runSummaryPathFor, writeRunSummary } from '../../../sr
 import { buildRun, digestOf, T0 } from './builders';
 import { nodeFs, posix, readJson, tmpDir } from './helpers';
 
-test('rule 1: <stem>_run_summary.json beside the rollouts; the folder is created when the run wrote nothing', async () => {
+test('rule 1: <stem>_run_summary.json beside the rollouts; a run that wrote no rollouts (only a sidecar) gets an empty summary, a path where nothing of a run is gets none', async () => {
   assert.equal(runSummaryPathFor('/r/results/eval.jsonl'), '/r/results/eval_run_summary.json');
   assert.equal(runSummaryPathFor('/r/a.b/out.v2.jsonl'), '/r/a.b/out.v2_run_summary.json');
   const dir = tmpDir('rule1');
   const rollouts = posix(path.join(dir, 'never', 'written', 'out.jsonl'));
+  const typo = await writeRunSummary(nodeFs, rollouts);
+  assert.match(typo.error ?? '', /no run at/);
+  assert.equal(fs.existsSync(path.join(dir, 'never')), false, 'no folder created for a typo');
+  fs.mkdirSync(path.join(dir, 'never', 'written'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'never', 'written', 'out_signatures.json'), '{}');
   const res = await writeRunSummary(nodeFs, rollouts);
   assert.equal(res.error, undefined);
   assert.equal(res.path, posix(path.join(dir, 'never', 'written', 'out_run_summary.json')));
