@@ -96,6 +96,26 @@ test('discovery finds every run of every kind and nothing else', async () => {
   assert.equal(byVariant.rollouts.root, `${root}/nemo2`);
 });
 
+test('a rollouts file without a summary is recognised by either sidecar alone', async () => {
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-sidecar-')).split(path.sep).join('/');
+  // Only the failures sidecar (every repeat failed before the materialized inputs were written, or they were removed).
+  write(`${root}/only-failures/run.jsonl`);
+  write(`${root}/only-failures/run_failures.jsonl`);
+  // Only the materialized inputs.
+  write(`${root}/only-inputs/run.jsonl`);
+  write(`${root}/only-inputs/run_materialized_inputs.jsonl`);
+  // A sidecar of another stem names no run here; a lone .jsonl is no run.
+  write(`${root}/other-stem/run.jsonl`);
+  write(`${root}/other-stem/runs_failures.jsonl`);
+  write(`${root}/lone/run.jsonl`);
+  const found = await discoverRuns(nfs, root);
+  assert.deepEqual(show(root, found), [['rollouts', 'only-failures/run.jsonl'], ['rollouts', 'only-inputs/run.jsonl']]);
+  assert.equal(found[0].kind, 'nemo-gym');
+  assert.equal(found[0].root, `${root}/only-failures`);
+  // Given as the root itself, the file is a run by its failures sidecar too.
+  assert.deepEqual(show(root, await discoverRuns(nfs, `${root}/only-failures/run.jsonl`)), [['rollouts', 'only-failures/run.jsonl']]);
+});
+
 test('discovery honours maxDepth', async () => {
   const root = makeTree();
   const found = await discoverRuns(nfs, root, { maxDepth: 3 });

@@ -151,3 +151,26 @@ test('a results folder moved as a whole still resolves (run config, or the rows\
     }
   }
 });
+
+test('rule 10: a rewrite that keeps the size and the mtime is told apart by the content hash: not stale', async () => {
+  const dir = tmpDir('rule10-hash');
+  const task: MiniTask = { id: 'a', repeats: [{ outcome: 'scored', folder: 'none', reward: 1 }] };
+  const rollouts = posix(buildRun(dir, { tasks: [task] }));
+  const before = await outputSignatures(nodeFs, rollouts);
+  const text = fs.readFileSync(rollouts, 'utf8');
+  assert.ok(text.includes('"reward":1,'));
+  const { mtimeMs } = fs.statSync(rollouts);
+  // Same length, another reward; the mtime put back exactly as it was.
+  fs.writeFileSync(rollouts, text.replace('"reward":1,', '"reward":0,'));
+  fs.utimesSync(rollouts, mtimeMs / 1000, mtimeMs / 1000);
+  const now = await outputSignatures(nodeFs, rollouts);
+  assert.equal(now.rollouts!.size, before.rollouts!.size);
+  assert.equal(now.rollouts!.mtime_ms, before.rollouts!.mtime_ms);
+  assert.notEqual(now.rollouts!.head_sha256, before.rollouts!.head_sha256);
+
+  const { document, problems } = await buildRunSummary(nodeFs, rollouts, { beforeDispatch: before });
+  assert.deepEqual(document.stale_files, { materialized_inputs: 'rollouts_materialized_inputs.jsonl' });
+  assert.equal(document.files.rollouts, 'rollouts.jsonl');
+  assert.deepEqual(document.tasks[0].repeats.map((r) => [r.outcome, r.reward]), [['scored', 0]]);
+  assert.equal(problems.filter((p) => p.code === 'stale-file').length, 1);
+});

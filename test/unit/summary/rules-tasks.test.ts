@@ -142,3 +142,39 @@ test('rule 7: no folder named → all null, nothing missing; gone → missing; a
   assert.deepEqual(document.tasks[0].repeats[0].input, inputEntry({ id: 'a', repeats: [] }));
   assert.equal(digestOf('a'), 'd-a');
 });
+
+test('rule 6: a sibling folder whose name starts with the summary folder\'s is reached with .., not as a subfolder', async () => {
+  assert.equal(relativePath('/w/out', '/w/out-logs/s1'), '../out-logs/s1');
+  assert.equal(relativePath('/w/out', '/w/outer'), '../outer');
+  assert.equal(relativePath('/w/out', '/w/out/s1'), 's1');
+
+  const dir = posix(tmpDir('sibling'));
+  fs.mkdirSync(`${dir}/out`, { recursive: true });
+  fs.mkdirSync(`${dir}/out-logs/s1`, { recursive: true });
+  fs.writeFileSync(`${dir}/out-logs/s1/test-stdout.txt`, 'ok');
+  fs.writeFileSync(`${dir}/out/r.jsonl`, [row('x', 0, 0, `${dir}/out-logs/s1`), row('x', 0, 1, `${dir}/out-logs/gone`)].join('\n') + '\n');
+  const { document } = await buildRunSummary(nodeFs, `${dir}/out/r.jsonl`);
+  const [r0, r1] = document.tasks[0].repeats;
+  assert.equal(r0.verifier_logs, '../out-logs/s1');
+  assert.equal(r0.test_stdout, '../out-logs/s1/test-stdout.txt');
+  assert.deepEqual(r1.missing, ['../out-logs/gone']);
+  assert.deepEqual(document.missing_paths, ['../out-logs/gone']);
+});
+
+test('rule 6: a gone folder named by several repeats is listed once in missing_paths, with one problem', async () => {
+  const dir = posix(tmpDir('dedup'));
+  fs.mkdirSync(`${dir}/v/s1`, { recursive: true });
+  fs.writeFileSync(`${dir}/r.jsonl`, [
+    row('x', 0, 0, `${dir}/v/gone`), row('x', 0, 1, `${dir}/v/gone`), row('y', 1, 0, `${dir}/v/gone`),
+    row('y', 1, 1, `${dir}/v/other`), row('y', 1, 2, `${dir}/v/s1`),
+  ].join('\n') + '\n');
+  const { document, problems } = await buildRunSummary(nodeFs, `${dir}/r.jsonl`);
+  // Each repeat still names what it misses; the run's list has each gone path once, in first-seen order.
+  assert.deepEqual(document.tasks.flatMap((t) => t.repeats.map((r) => r.missing)),
+    [['v/gone'], ['v/gone'], ['v/gone'], ['v/other'], []]);
+  assert.deepEqual(document.missing_paths, ['v/gone', 'v/other']);
+  const missing = problems.filter((p) => p.code === 'missing-path');
+  assert.deepEqual(missing.map((p) => p.jsonPath), [['missing_paths', 0], ['missing_paths', 1]]);
+  assert.match(missing[0].message, /task x repeat 0 names v\/gone/);
+  assert.match(missing[1].message, /task y repeat 1 names v\/other/);
+});
