@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { buildRunSummary } from '../../../src/core/summary';
+import * as fs from 'node:fs';
+import { buildRunSummary, serializeSummary, writeRunSummary, type RunSummaryDocument } from '../../../src/core/summary';
 import { generateNemoRun, nemoEveryCase, type NemoRunSpec } from '../../../scripts/sample-runs/nemoGym';
 import { nodeFs, posix, tmpDir } from './helpers';
 
@@ -67,4 +68,35 @@ test('generated variants: no rollouts, validate with no solution, stale outputs,
 
   const reused = await summarise({ ...base, reusedPreparedInput: true });
   assert.equal(reused.document.files.rows_metrics, null);
+});
+
+// The documented key orders (docs/run-summary.md), written out here rather than taken from the writer's layout.
+const TOP = ['schema_version', 'target', 'taskset', 'agent', 'dataset', 'task_source', 'result_task_source', 'files',
+  'stale_files', 'missing_paths', 'unvalidated', 'skipped', 'tasks'];
+const DATASET = ['source', 'name', 'version', 'folder', 'digests'];
+const FILES = ['rollouts', 'failures', 'materialized_inputs', 'aggregate_metrics', 'rows', 'rows_prepare', 'rows_metrics',
+  'collated', 'collated_metrics', 'run_config', 'quality_summary', 'rollout_verdicts'];
+
+/** The same object with its keys in reverse order (values untouched). */
+const reversed = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).reverse()) as T;
+
+test('generated run: the summary\'s top, dataset and files keys are written in the documented order, whatever order they come in', async () => {
+  const { run, document } = await summarise(nemoEveryCase());
+  assert.ok(document.dataset && Object.keys(document.dataset.digests).length > 0);
+  const check = (text: string, what: string) => {
+    const doc = JSON.parse(text) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(Object.keys(doc), TOP, `${what}: top-level keys`);
+    assert.deepEqual(Object.keys(doc.dataset), DATASET, `${what}: dataset keys`);
+    assert.deepEqual(Object.keys(doc.files), FILES, `${what}: files keys`);
+    // The digests keep the task order of the run config; the values are the generator's.
+    assert.deepEqual(doc.dataset.digests, document.dataset!.digests);
+  };
+  check(serializeSummary(document), 'as built');
+  const shuffled = reversed({ ...document, dataset: reversed(document.dataset!), files: reversed(document.files) }) as RunSummaryDocument;
+  assert.notDeepEqual(Object.keys(shuffled), TOP);
+  check(serializeSummary(shuffled), 'given in reverse');
+  // What the writer puts on disk.
+  const written = await writeRunSummary(nodeFs, posix(run.rolloutsPath), { skipped: run.skipped, unvalidated: run.unvalidated });
+  assert.equal(written.error, undefined);
+  check(fs.readFileSync(written.path, 'utf8'), 'written');
 });
