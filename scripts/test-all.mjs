@@ -1,4 +1,5 @@
-// `npm test`: every layer of tests, one after the other, and a closing line `N passed, N failed` over all of them.
+// `npm test`: every layer of tests, one after the other, and a closing line `N passed, N failed` over all of them
+// (`, N skipped` added when tests were skipped; the layer's row says how many and why).
 //   build        node esbuild.mjs                       (one check: fails → 1 failed, and nothing else can run)
 //   typecheck    tsc -p . --noEmit                      (one check)
 //   unit         node:test on out/test/unit/**          (scripts/test-unit.mjs)
@@ -10,7 +11,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runUnitTests } from './test-unit.mjs';
+import { closingLine, describeSkips, runUnitTests } from './test-unit.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LAYERS = ['build', 'typecheck', 'unit', 'integration', 'ui'];
@@ -36,15 +37,19 @@ function countsOf({ status, output }) {
   const lines = output.split('\n').filter((l) => l.startsWith('@@counts '));
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
+  let skipReasons = {};
   if (lines.length) {
     try {
       const c = JSON.parse(lines[lines.length - 1].slice('@@counts '.length));
       passed = Number(c.passed) || 0;
       failed = Number(c.failed) || 0;
+      skipped = Number(c.skipped) || 0;
+      skipReasons = c.skipReasons ?? {};
     } catch { failed = 1; }
   }
   if (status !== 0 && failed === 0) failed = 1;
-  return { passed, failed };
+  return { passed, failed, skipped, skipReasons };
 }
 
 let toolsEnv;
@@ -68,7 +73,7 @@ function installTools() {
 const results = [];
 const started = Date.now();
 function record(layer, counts, t0, note) {
-  results.push({ layer, ...counts, seconds: (Date.now() - t0) / 1000, note });
+  results.push({ layer, ...counts, seconds: (Date.now() - t0) / 1000, note: note || undefined });
 }
 function banner(layer) {
   console.log(`\n=== ${layer} ${'='.repeat(Math.max(0, 60 - layer.length))}`);
@@ -93,21 +98,23 @@ for (const layer of LAYERS) {
   } else if (layer === 'unit') {
     let counts;
     try { counts = runUnitTests(); } catch (e) { console.error(e); counts = { passed: 0, failed: 1 }; }
-    record(layer, counts, t0);
+    record(layer, counts, t0, describeSkips(counts.skipped, counts.skipReasons));
   } else {
     const env = installTools();
     if (!env) { record(layer, { passed: 0, failed: 1 }, t0, 'not run: .ci/install-tools.sh failed'); continue; }
     const script = layer === 'integration' ? 'out/test/runIntegration.js' : 'out/test/ui/runUi.js';
-    record(layer, countsOf(await run(process.execPath, [script], env)), t0);
+    const counts = countsOf(await run(process.execPath, [script], env));
+    record(layer, counts, t0, describeSkips(counts.skipped, counts.skipReasons));
   }
 }
 
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
+const skipped = results.reduce((n, r) => n + (r.skipped ?? 0), 0);
 console.log('\n=== summary ' + '='.repeat(52));
 for (const r of results) {
   console.log(`${r.layer.padEnd(12)} ${String(r.passed).padStart(5)} passed ${String(r.failed).padStart(4)} failed  ${r.seconds.toFixed(1).padStart(6)} s${r.note ? `  (${r.note})` : ''}`);
 }
 console.log(`total time ${((Date.now() - started) / 1000).toFixed(1)} s`);
-console.log(`${passed} passed, ${failed} failed`);
+console.log(closingLine({ passed, failed, skipped }));
 process.exitCode = failed > 0 ? 1 : 0;
