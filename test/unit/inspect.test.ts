@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { generateExamples } from '../../scripts/sample-runs/examples';
 
 // Every temp folder of this file sits in one, removed after its tests.
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-inspect-'));
@@ -163,4 +164,33 @@ test('conformance: the shared NeMo Gym sample reports the absent verifier folder
   assert.match(text, /masked row; provider_unavailable/);
   // The stale-files variant names its stale files.
   assert.match(text, /stale +variants\/rollouts\.jsonl/);
+});
+
+// What the two conformance tests above check on the shared samples, checked on the project's own generated examples
+// (the same cases), so that it holds without the shared files.
+test('generated examples: pass, fail and an environment failure of the job; the absent folder, skipped task, failure and masked rows of the NeMo Gym run', async () => {
+  const dir = fs.mkdtempSync(path.join(tmpRoot, 'hr-examples-'));
+  await generateExamples(dir);
+  const r = inspect(dir, '--json');
+  assert.equal(r.code, 0, r.err);
+  const doc = JSON.parse(r.out) as { runs: JsonRun[] };
+  const job = doc.runs.find((x) => x.kind === 'harbor-job');
+  assert.ok(job);
+  const outcomes = Object.fromEntries(job.tasks.map((task) => [task.id.split('/').pop(), task.attempts.map((a) => a.outcome)]));
+  assert.deepEqual(outcomes['fix-git'], ['passed', 'failed', 'passed']);
+  assert.deepEqual(outcomes['build-cython-ext'], ['infra-error']);
+  assert.ok(job.passAtK[0].nAllInfra >= 1);
+  const nemo = doc.runs.find((x) => x.anchor.endsWith('/tb-mini/rollouts_run_summary.json'));
+  assert.ok(nemo);
+  const by = (id: string) => nemo.tasks.find((x) => x.id === id)!.attempts;
+  assert.deepEqual(by('fix-permissions').map((a) => a.outcome), ['failed', 'passed']);
+  assert.equal(by('fix-permissions')[1].missing.length, 1);
+  assert.deepEqual(by('parse-csv').map((a) => [a.outcome, a.sourceOutcome]), [['infra-error', 'failed'], ['infra-error', 'masked']]);
+  assert.deepEqual(nemo.skipped.map((s) => s.taskId), ['broken-task']);
+  const text = inspect(dir).out;
+  assert.match(text, /EnvironmentStartTimeoutError/);
+  assert.match(text, /missing +\S*verifier\/resources-session-[0-9a-f]{32} \(fix-permissions #2\)/);
+  assert.match(text, /skipped +broken-task/);
+  assert.match(text, /failure row; environment_server_failed at seed/);
+  assert.match(text, /masked row; provider_unavailable/);
 });

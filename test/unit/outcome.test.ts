@@ -221,6 +221,7 @@ test('the variant shape built in the test (no fixture needed) → truncated with
   const c = classifyTrial(trial({ exception_info: ex('AgentTimeoutError', 'Agent execution timed out after 900.0 seconds'), ...scored({ reward: 1.0 }) }), { jobFinished: true });
   assert.equal(c.outcome, 'truncated');
   assert.equal(c.reward, 1);
+  assert.equal(c.exception?.type, 'AgentTimeoutError');
 });
 
 // ---------------------------------------------------------------- NeMo Gym repeats

@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { NodeFs } from '../../src/core/fs/nodeFs';
 import { readNemoRollouts, readRunSummary } from '../../src/core/readers/runSummary';
 import type { Run } from '../../src/core/model';
+import { writeRunSummary } from '../../src/core/summary';
+import { generateNemoRun, nemoEveryCase } from '../../scripts/sample-runs/nemoGym';
 
 // Every temp folder of this file sits in one, removed after its tests.
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-summary-reader-'));
@@ -281,6 +283,27 @@ test('conformance: the shared NeMo Gym sample summary reads as its README descri
   assert.deepEqual(by('count-lines').map((a) => a.outcome), ['passed', 'failed']);
   assert.equal(by('count-lines')[0].evidence.find((e) => e.kind === 'artifacts')?.present, true);
   assert.deepEqual(by('parse-csv').map((a) => [a.outcome, a.sourceOutcome]), [['infra-error', 'failed'], ['infra-error', 'masked']]);
+  assert.deepEqual(run.skipped.map((s) => s.taskId), ['broken-task']);
+  assert.deepEqual(run.problems.map((p) => p.code), ['missing-path']);
+});
+
+// What the conformance test above checks on the shared sample, checked on the project's own every-case run (the
+// same cases, generated) so that it holds without the shared files.
+test('the generated every-case run\'s summary reads as its spec describes', async () => {
+  const dir = `${tmp()}/results/harbor/tb-mini`;
+  const gen = await generateNemoRun(dir, { ...nemoEveryCase(), originalRoot: '/home/dev/gym/results/harbor/tb-mini' });
+  const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), { skipped: gen.skipped, identity: gen.identity });
+  assert.equal(written.error, undefined);
+  const run = await readRunSummary(nfs, written.path);
+  const by = (id: string) => run.tasks.find((x) => x.id === id)!.attempts;
+  assert.deepEqual(by('hello-world').map((a) => a.outcome), ['passed', 'passed']);
+  assert.deepEqual(by('fix-permissions').map((a) => a.outcome), ['failed', 'passed']);
+  assert.equal(by('fix-permissions')[1].missing.length, 1, 'absent verifier folder');
+  assert.equal(by('fix-permissions')[1].health?.verdict, 'unhealthy');
+  assert.deepEqual(by('count-lines').map((a) => a.outcome), ['passed', 'failed']);
+  assert.equal(by('count-lines')[0].evidence.find((e) => e.kind === 'artifacts')?.present, true);
+  assert.deepEqual(by('parse-csv').map((a) => [a.outcome, a.sourceOutcome]), [['infra-error', 'failed'], ['infra-error', 'masked']]);
+  assert.deepEqual(by('long-build').map((a) => a.outcome), ['infra-error', 'missing']);
   assert.deepEqual(run.skipped.map((s) => s.taskId), ['broken-task']);
   assert.deepEqual(run.problems.map((p) => p.code), ['missing-path']);
 });

@@ -10,7 +10,7 @@ import { copyFixture, fixtureDir, nodeFs, posix } from './helpers';
 
 const src = fixtureDir();
 
-test('the moved sample run reproduces its expected summary exactly', { skip: !src && 'shared fixtures not present' }, async () => {
+test('the moved sample run reproduces its expected summary exactly', { skip: !src && 'no shared fixtures' }, async () => {
   const dir = copyFixture(src!);
   const expected = fs.readFileSync(path.join(dir, 'rollouts_run_summary.json'), 'utf8');
   const res = await writeRunSummary(nodeFs, posix(path.join(dir, 'rollouts.jsonl')));
@@ -25,7 +25,7 @@ test('the moved sample run reproduces its expected summary exactly', { skip: !sr
   assert.ok(res.problems.some((p) => p.code === 'missing-path' && p.message.includes('resources-session-19c06ac165441cb97932123d63eca824')));
 });
 
-test('without the previous summary the run config still gives the identity', { skip: !src && 'shared fixtures not present' }, async () => {
+test('without the previous summary the run config still gives the identity', { skip: !src && 'no shared fixtures' }, async () => {
   const dir = copyFixture(src!);
   fs.rmSync(path.join(dir, 'rollouts_run_summary.json'));
   const { document } = await buildRunSummary(nodeFs, posix(path.join(dir, 'rollouts.jsonl')));
@@ -44,7 +44,7 @@ test('without the previous summary the run config still gives the identity', { s
   assert.deepEqual(document.skipped, {});
 });
 
-test('the exported JSON Schema accepts the summaries NeMo Gym wrote (no schema_version) and requires our keys', { skip: !src && 'shared fixtures not present' }, async () => {
+test('the exported JSON Schema accepts the summaries NeMo Gym wrote (no schema_version) and requires our keys', { skip: !src && 'no shared fixtures' }, async () => {
   const { runSummaryJsonSchema } = await import('../../../scripts/export-schema');
   const schema = runSummaryJsonSchema() as { required: string[]; properties: Record<string, unknown> };
   assert.ok(!schema.required.includes('schema_version'));

@@ -7,6 +7,8 @@ import * as fs from 'node:fs';
 import { buildRunSummary, serializeSummary, writeRunSummary, type RunSummaryDocument } from '../../../src/core/summary';
 import { generateNemoRun, nemoEveryCase, type NemoRunSpec } from '../../../scripts/sample-runs/nemoGym';
 import { nodeFs, posix, tmpDir } from './helpers';
+import { RunSummarySchema } from '../../../src/core/schemas/runSummary';
+import { runSummaryJsonSchema } from '../../../scripts/export-schema';
 
 async function summarise(spec: NemoRunSpec) {
   const dir = path.join(tmpDir('gen'), 'results', 'harbor', spec.taskset);
@@ -99,4 +101,26 @@ test('generated run: the summary\'s top, dataset and files keys are written in t
   const written = await writeRunSummary(nodeFs, posix(run.rolloutsPath), { skipped: run.skipped, unvalidated: run.unvalidated });
   assert.equal(written.error, undefined);
   check(fs.readFileSync(written.path, 'utf8'), 'written');
+});
+
+test('generated run without a previous summary: the run config gives the identity; the target is recorded nowhere else', async () => {
+  const { document } = await summarise(nemoEveryCase());
+  assert.equal(document.target, null);
+  assert.equal(document.taskset, 'tb-mini');
+  assert.equal(document.agent, 'terminus_2_sandboxed_agent');
+  assert.deepEqual(Object.keys(document.dataset!.digests), nemoEveryCase().tasks.map((t) => t.id));
+  assert.match(document.dataset!.folder ?? '', /(^|\/)datasets\/tb-mini$/);
+  assert.deepEqual([document.dataset!.source, document.dataset!.name, document.dataset!.version], [null, null, null]);
+});
+
+test('the exported JSON Schema requires our keys but not schema_version; a generated summary passes without it', async () => {
+  const schema = runSummaryJsonSchema() as { required: string[] };
+  assert.ok(!schema.required.includes('schema_version'));
+  for (const k of ['files', 'tasks', 'missing_paths', 'stale_files']) assert.ok(schema.required.includes(k), k);
+  const { document } = await summarise(nemoEveryCase());
+  const { schema_version: _drop, ...withoutVersion } = JSON.parse(serializeSummary(document)) as Record<string, unknown>;
+  assert.equal(RunSummarySchema.safeParse(withoutVersion).success, false, 'our own summaries carry schema_version');
+  assert.ok(RunSummarySchema.partial({ schema_version: true }).safeParse(withoutVersion).success);
+  const { tasks: _tasks, ...withoutTasks } = withoutVersion;
+  assert.equal(RunSummarySchema.partial({ schema_version: true }).safeParse(withoutTasks).success, false);
 });

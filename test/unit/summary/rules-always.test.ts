@@ -35,7 +35,7 @@ test('rule 12: unvalidated tasks have no task entry; a validate that dispatched 
   assert.deepEqual(document.unvalidated, { b: 'NO_REFERENCE_SOLUTION' });
 });
 
-test('rule 12: the fixture\'s validate with no solution/ gives variants/validate_no_solution', { skip: !fixtureDir() && 'shared fixtures not present' }, async () => {
+test('rule 12: the fixture\'s validate with no solution/ gives variants/validate_no_solution', { skip: !fixtureDir() && 'no shared fixtures' }, async () => {
   const src = fixtureDir()!;
   const dir = copyFixture(src);
   for (const e of fs.readdirSync(dir)) if (e !== 'tasks.jsonl') fs.rmSync(path.join(dir, e), { recursive: true });

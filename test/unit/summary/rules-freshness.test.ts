@@ -114,7 +114,7 @@ test('rule 10: outputs unchanged since the signatures taken before dispatch are 
   assert.deepEqual(after.document!.tasks[0].repeats.map((r) => [r.repeat, r.outcome, r.reward]), [[0, 'scored', 0.5]]);
 });
 
-test('rule 10: the fixture\'s stale fresh start gives variants/fresh_start_died_before_collector', { skip: !fixtureDir() && 'shared fixtures not present' }, async () => {
+test('rule 10: the fixture\'s stale fresh start gives variants/fresh_start_died_before_collector', { skip: !fixtureDir() && 'no shared fixtures' }, async () => {
   const src = fixtureDir()!;
   const dir = copyFixture(src);
   const rollouts = posix(path.join(dir, 'rollouts.jsonl'));
