@@ -1,0 +1,88 @@
+// StrykerJS mutation testing of the core (src/core) and the vscode-free view code: `npm run test:mutation`.
+// Each mutant is switched on at run time (mutant schemata): the sandbox is built once with `node esbuild.mjs`, so
+// every test bundle under out/test/unit carries all mutants, and the tap runner runs only the test files that cover a
+// mutant (per-file coverage from the dry run). Incremental: results of unchanged code and tests are reused from
+// reports/mutation/incremental.json, so a re-run after a small change takes minutes. The HTML report is written to
+// reports/mutation/mutation.html (git-ignored); scripts/mutation-summary.mjs prints the score per file.
+// Scope a run while iterating: `npm run test:mutation -- --mutate src/core/passAtK.ts`.
+// docs/mutation-testing.md has the score, the time of a full run and what became of every survivor.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function walk(dir, keep) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p, keep) : keep(p) ? [p] : [];
+  });
+}
+
+// Schemas only declare shapes (zod), except for the plain functions beside them: only those are mutated, as
+// `file:first-last` line ranges of each top-level `export function … {` up to its closing `}` line.
+function schemaFunctionRanges(file) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const ranges = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^export function /.test(lines[i])) continue;
+    let end = i;
+    while (end < lines.length && lines[end] !== '}') end++;
+    ranges.push(`${file}:${i + 1}-${end + 1}`);
+    i = end;
+  }
+  return ranges;
+}
+
+const schemas = walk('src/core/schemas', (p) => p.endsWith('.ts'));
+
+// The tap runner runs a mutant's covering test files in this order and stops at the first that fails: focused files
+// first (they kill most mutants in a second or two), broad and slow ones (property tests, the sample-run generator)
+// last. Left out: the files that only check how the writer survives kills and large inputs (minutes each, they still
+// run in `npm test`), and the CLI tests that spawn out/cli.js (a child process reports no coverage to Stryker).
+const slowTests = new Set(['summary/kill', 'summary/io', 'inspect']);
+const firstTests = ['passAtK', 'outcome', 'summary/serialize', 'summary/parsers', 'schemas.harbor', 'viewerData', 'tree/treeModel',
+  'overviewModel', 'webviewProtocol'];
+const lastTests = ['fuzz', 'generator'];
+const rank = (name) => (firstTests.includes(name) ? firstTests.indexOf(name) - firstTests.length
+  : lastTests.includes(name) ? lastTests.indexOf(name) + 1 : 0);
+const testFiles = walk('test/unit', (p) => p.endsWith('.test.ts'))
+  .map((p) => p.slice('test/unit/'.length, -'.test.ts'.length))
+  .filter((name) => !slowTests.has(name))
+  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+  .map((name) => `out/test/unit/${name}.test.js`);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  packageManager: 'npm',
+  mutate: [
+    'src/core/**/*.ts',
+    ...schemas.map((f) => `!${f}`),
+    ...schemas.flatMap(schemaFunctionRanges),
+    // vscode-free view code (the presentation logic of the host)
+    'src/views/**/*.ts',
+    'src/tree/describe.ts', 'src/tree/nodes.ts', 'src/tree/outcomeStyle.ts', 'src/tree/tooltips.ts', 'src/tree/viewState.ts',
+    'src/webviews/overviewModel.ts',
+  ],
+  buildCommand: 'node esbuild.mjs',
+  testRunner: 'tap',
+  tap: {
+    testFiles,
+    nodeArgs: ['-r', '{{hookFile}}', '--test-reporter=tap', '{{testFile}}'],
+    forceBail: true,
+  },
+  coverageAnalysis: 'perTest',
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.json',
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  incremental: true,
+  incrementalFile: 'reports/mutation/incremental.json',
+  reporters: ['html', 'json', 'clear-text', 'progress'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowColor: false, logTests: false, reportMutants: false, reportScoreTable: true },
+  thresholds: { high: 90, low: 85, break: null },
+  // The machine is shared: two test processes at a time, and generous timeouts (a loaded machine is slow, not wrong).
+  concurrency: 2,
+  timeoutMS: 20000,
+  timeoutFactor: 2,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+};
