@@ -37,7 +37,9 @@ const schemas = walk('src/core/schemas', (p) => p.endsWith('.ts'));
 // first (they kill most mutants in a second or two), broad and slow ones (property tests, the sample-run generator)
 // last. Left out: the files that only check how the writer survives kills and large inputs (minutes each, they still
 // run in `npm test`), and the CLI tests that spawn out/cli.js (a child process reports no coverage to Stryker).
-const slowTests = new Set(['summary/kill', 'summary/io', 'inspect']);
+// MUTATION_QUICK=1 also leaves out the broad, slow files (property tests over random input, the sample-run generator):
+// a survivor then costs half the time, and the score is a lower bound of the full set's.
+const slowTests = new Set(['summary/kill', 'summary/io', 'inspect', ...(process.env.MUTATION_QUICK === '1' ? ['fuzz', 'generator'] : [])]);
 const firstTests = ['passAtK', 'outcome', 'summary/serialize', 'summary/parsers', 'schemas.harbor', 'viewerData', 'tree/treeModel',
   'overviewModel', 'webviewProtocol'];
 const lastTests = ['fuzz', 'generator'];
