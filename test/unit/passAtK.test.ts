@@ -120,3 +120,36 @@ test('property: passAtK over tasks is in [0, 1] or null, and nMeasured + nAllInf
     assert.ok(r.nMeasured + r.nAllInfra <= r.nTasks);
   }));
 });
+
+test('edges: no attempts or k below 1 → NaN / null; a fractional k is floored; non-finite rewards are not measured', () => {
+  assert.ok(Number.isNaN(passAtKEstimate(0, 0, 1)));
+  assert.ok(Number.isNaN(passAtKEstimate(4, 1, 0)));
+  assert.ok(Number.isNaN(passAtKEstimate(-1, 0, 1)));
+  assert.equal(passAtKEstimate(1, 1, 1), 1);
+  assert.equal(passAtKEstimate(1, 0, 1), 0);
+  // n − c = k exactly: the product is not empty, the estimate below 1 (1 − C(2,2)/C(4,2) = 5/6).
+  close(passAtKEstimate(4, 2, 2), 5 / 6);
+  assert.equal(taskPassAtK([1, 0], 0), null);
+  assert.equal(taskPassAtK([1, 0], 0.5), null);
+  assert.equal(taskPassAtK([1, 0], Number.NaN), null);
+  // k = 2.9 is pass@2 (n=4, c=1 → 0.5), not pass@3 (0.75).
+  close(taskPassAtK([1, 0, 0, 0], 2.9), 0.5);
+  // Infinity and NaN are no measurements: n = 2 here, c = 1.
+  close(taskPassAtK([1, Number.POSITIVE_INFINITY, Number.NaN, 0], 1), 0.5);
+  assert.equal(taskPassAtK([Number.NaN], 1), null);
+  assert.equal(passedAt([Number.POSITIVE_INFINITY, 1]), 2);
+  assert.equal(passedAt([undefined, 1]), 2);
+  // A reward of exactly the threshold passes; a hair below does not.
+  assert.equal(taskPassAtK([1], 1), 1);
+  assert.equal(taskPassAtK([1 - 1e-9], 1), 0);
+  assert.deepEqual(passAtKValues(2), [1, 2]);
+  assert.deepEqual(passAtKValues(8), [1, 2, 4, 8]);
+  assert.deepEqual(passAtKValues(Number.NaN), []);
+  assert.deepEqual(passAtKValues(0.5), []);
+});
+
+test('passAtK: a task with attempts none of them measured is all-infra; the mean is over measured tasks only', () => {
+  const r = passAtK([{ rewards: [undefined, null] }, { rewards: [1] }, { rewards: [0, 1] }], 1);
+  assert.deepEqual(r, { value: (1 + 0.5) / 2, nTasks: 3, nMeasured: 2, nAllInfra: 1 });
+  assert.deepEqual(passAtK([{ rewards: [] }], 1), { value: null, nTasks: 1, nMeasured: 0, nAllInfra: 0 });
+});
