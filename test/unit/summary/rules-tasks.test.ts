@@ -164,6 +164,7 @@ test('rule 6: a sibling folder whose name starts with the summary folder\'s is r
 test('rule 6: a gone folder named by several repeats is listed once in missing_paths, with one problem', async () => {
   const dir = posix(tmpDir('dedup'));
   fs.mkdirSync(`${dir}/v/s1`, { recursive: true });
+  fs.writeFileSync(`${dir}/v/s1/test-stdout.txt`, 'ok');
   fs.writeFileSync(`${dir}/r.jsonl`, [
     row('x', 0, 0, `${dir}/v/gone`), row('x', 0, 1, `${dir}/v/gone`), row('y', 1, 0, `${dir}/v/gone`),
     row('y', 1, 1, `${dir}/v/other`), row('y', 1, 2, `${dir}/v/s1`),
