@@ -104,16 +104,17 @@ test('CLI inspect: a summary that is a link to /dev/zero, and one of 300 MB: bou
   assert.match(r3.out, /over the 0\.001 MB read limit/);
 });
 
-test('deep JSON: a 100,000-deep config.json costs only its trial; a deep summary is one Problem with its line', { timeout: 60_000 }, async () => {
+test('deep JSON: a 100,000-deep result.json costs only its trial; a deep summary is one Problem with its line', { timeout: 60_000 }, async () => {
   const jobs = tempDir('jobs-');
   const job = await generateHarborJob(jobs, harborEveryCase());
-  const trial = job.trials.find((t) => fs.existsSync(path.join(job.jobDir, t.name, 'config.json')))!;
-  fs.writeFileSync(path.join(job.jobDir, trial.name, 'config.json'), `\n${deepJson(100_000)}`);
+  // result.json is read for every trial (config.json only when the result does not record the config).
+  const trial = job.trials.find((t) => fs.existsSync(path.join(job.jobDir, t.name, 'result.json')))!;
+  fs.writeFileSync(path.join(job.jobDir, trial.name, 'result.json'), `\n${deepJson(100_000)}`);
   const run = await readHarborJob(nfs, job.jobDir);
   assert.ok(!run.problems.some((p) => p.code === 'reader-failed'), JSON.stringify(run.problems.slice(0, 3)));
   const deep = run.problems.find((p) => p.code === 'too-deep');
   assert.ok(deep, JSON.stringify(run.problems.map((p) => p.code)));
-  assert.equal(deep.file, path.join(job.jobDir, trial.name, 'config.json'));
+  assert.equal(deep.file, path.join(job.jobDir, trial.name, 'result.json'));
   assert.equal(deep.line, 2);
   const attempts = run.tasks.reduce((n, t) => n + t.attempts.length, 0);
   assert.ok(attempts >= job.trials.length - 1, `${attempts} attempts of ${job.trials.length} trials`);
