@@ -1,5 +1,6 @@
-// `harbor-runs inspect <path> [--json] [--include GLOB]... [--exclude GLOB]...`: finds every run below path and
-// prints, per run, its kind, identity, counts by outcome, pass@1 / pass@k and every missing or stale path.
+// `harbor-runs inspect <path> [--all] [--json] [--include GLOB]... [--exclude GLOB]...`: finds every run below path
+// and prints, per run, its kind, identity, counts by outcome, pass@1 / pass@k, the tasks that need attention, missing
+// or stale paths and problems (`--all`: every task and attempt; `--json`: the whole document).
 // Exit 0 when it could read (problems in the data are reported, not fatal), 2 on usage errors, 1 when the path
 // cannot be read.
 import * as nodePath from 'node:path';
@@ -8,8 +9,9 @@ import { parseArgs, UsageError } from '../args';
 import { NodeFs } from '../../core/fs/nodeFs';
 import { loadRuns } from '../../core/load';
 import { inspectDocument, renderText } from '../../core/report';
+import { writeJson } from '../jsonOut';
 
-const USAGE = 'usage: harbor-runs inspect <path> [--json] [--include GLOB]... [--exclude GLOB]...\n';
+const USAGE = 'usage: harbor-runs inspect <path> [--all] [--json] [--include GLOB]... [--exclude GLOB]...\n';
 
 /** An absolute POSIX path for a command-line path. */
 function toPosixAbsolute(p: string): string {
@@ -19,7 +21,7 @@ function toPosixAbsolute(p: string): string {
 export async function run(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs(argv, { flags: ['json', 'help'], values: ['include', 'exclude'] });
+    args = parseArgs(argv, { flags: ['json', 'all', 'help'], values: ['include', 'exclude'] });
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`harbor-runs inspect: ${e.message}\n${USAGE}`);
@@ -55,10 +57,10 @@ export async function run(argv: string[]): Promise<number> {
   });
   const doc = inspectDocument(root, runs);
   if (args.flags.has('json')) {
-    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    await writeJson(process.stdout, doc);
   } else {
     const base = st.type === 'dir' ? root : nodePath.posix.dirname(root);
-    process.stdout.write(renderText(doc, base));
+    process.stdout.write(renderText(doc, base, { all: args.flags.has('all') }));
   }
   return 0;
 }

@@ -1,0 +1,221 @@
+// Reading runs at scale: for each generated shape, the floor (what any reader must read, synchronously in one thread,
+// measured in this run), ours (`harbor-runs inspect --json` through the built CLI, and the core reader alone), their
+// ratio (target ≤ 2×), the peak RSS of the CLI (target ≤ 256 MB) and what the model costs per attempt.
+// Shapes (scripts/sample-runs/, generated once into BENCH_SHAPES, default <tmp>/harbor-runs-bench-shapes):
+//   harbor-10k     a Harbor job of 10,000 trials (2,500 tasks × 4)
+//   nemo-40k       a NeMo Gym run read from its summary: 5,000 tasks × 8 repeats
+//   viewer-10k     a viewer data dir of 10,000 tasks × 8 attempts (2 models × 2 harnesses × 2)
+//   harbor-holes   (not tuned for) 2,000 trials, every other one without agent/ and verifier/ folders
+//   nemo-long      (not tuned for) 400 tasks × 4 repeats of 40 kB transcripts, no summary yet (read from the rows)
+// Run: npm run bench, or node esbuild.mjs && node out/bench/readers.bench.js [shape...]  (env ROUNDS, default 3)
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { generateHarborJob, harborLarge } from '../scripts/sample-runs/harborJob';
+import { generateNemoRun, nemoLarge } from '../scripts/sample-runs/nemoGym';
+import { generateViewerData, viewerLarge } from '../scripts/sample-runs/viewerData';
+import { NodeFs } from '../src/core/fs/nodeFs';
+import { loadRuns } from '../src/core/load';
+import { writeRunSummary } from '../src/core/summary';
+
+const ROUNDS = Number(process.env.ROUNDS) || 3;
+const SHAPES = process.env.BENCH_SHAPES ?? path.join(os.tmpdir(), 'harbor-runs-bench-shapes');
+const CLI = path.join(__dirname, '..', 'cli.js');
+const SELF = __filename;
+
+interface Shape {
+  name: string;
+  tuned: boolean;
+  /** The folder inspect is given. */
+  dir: string;
+  make(): Promise<void>;
+  floor(): number;
+}
+
+const posix = (p: string) => p.split(path.sep).join('/');
+
+function listSync(dir: string): fs.Dirent[] | undefined {
+  try { return fs.readdirSync(dir, { withFileTypes: true }); } catch { return undefined; }
+}
+
+function parseSync(file: string): unknown {
+  try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return undefined; }
+}
+
+/** A Harbor job's floor: list the job; per trial list it, read and parse result.json, list agent/ and verifier/. */
+function harborFloor(jobsDir: string): number {
+  let n = 0;
+  for (const job of listSync(jobsDir) ?? []) {
+    if (!job.isDirectory()) continue;
+    const root = path.join(jobsDir, job.name);
+    for (const e of listSync(root) ?? []) {
+      if (!e.isDirectory()) continue;
+      const d = path.join(root, e.name);
+      listSync(d);
+      if (parseSync(path.join(d, 'result.json')) !== undefined) n++;
+      listSync(path.join(d, 'agent'));
+      listSync(path.join(d, 'verifier'));
+    }
+  }
+  return n;
+}
+
+/** A run summary's floor: read and parse it, list every verifier folder it names. */
+function summaryFloor(dir: string): number {
+  let n = 0;
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('_run_summary.json'))) {
+    const s = parseSync(path.join(dir, f)) as { tasks?: { repeats?: { verifier_logs?: string | null }[] }[] };
+    for (const t of s.tasks ?? []) for (const r of t.repeats ?? []) {
+      n++;
+      if (r.verifier_logs) listSync(path.resolve(dir, r.verifier_logs));
+    }
+  }
+  return n;
+}
+
+/** Rows without a summary: read and parse every row of the rollouts, list every verifier folder a row names. */
+function rowsFloor(dir: string): number {
+  let n = 0;
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.jsonl') && !x.includes('_'))) {
+    for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const row = JSON.parse(line) as { verifier_logs_dir?: string };
+      n++;
+      if (row.verifier_logs_dir) listSync(path.resolve(dir, row.verifier_logs_dir));
+    }
+  }
+  return n;
+}
+
+/** A viewer dataset's floor: read and parse project.json, dataset.json, summary.json; list traces/. */
+function viewerFloor(dataDir: string): number {
+  let n = 0;
+  for (const p of listSync(path.join(dataDir, 'projects')) ?? []) {
+    const proj = path.join(dataDir, 'projects', p.name);
+    parseSync(path.join(proj, 'project.json'));
+    for (const d of listSync(path.join(proj, 'datasets')) ?? []) {
+      const ds = path.join(proj, 'datasets', d.name);
+      parseSync(path.join(ds, 'dataset.json'));
+      const s = parseSync(path.join(ds, 'summary.json')) as { tasks?: unknown[] } | undefined;
+      n += s?.tasks?.length ?? 0;
+      listSync(path.join(ds, 'traces'));
+    }
+  }
+  return n;
+}
+
+function shapes(): Shape[] {
+  const at = (n: string) => path.join(SHAPES, n);
+  return [
+    { name: 'harbor-10k', tuned: true, dir: at('harbor-10k'), floor: () => harborFloor(at('harbor-10k')),
+      make: async () => { await generateHarborJob(at('harbor-10k'), harborLarge(2500, 4)); } },
+    { name: 'nemo-40k', tuned: true, dir: at('nemo-40k'), floor: () => summaryFloor(at('nemo-40k')),
+      make: async () => {
+        const r = await generateNemoRun(at('nemo-40k'), nemoLarge(5000, 8, 200));
+        const w = await writeRunSummary(new NodeFs(), posix(r.rolloutsPath), { skipped: r.skipped, unvalidated: r.unvalidated });
+        if (w.error) throw new Error(w.error);
+      } },
+    { name: 'viewer-10k', tuned: true, dir: at('viewer-10k'), floor: () => viewerFloor(at('viewer-10k')),
+      make: async () => { await generateViewerData(at('viewer-10k'), viewerLarge(10000, { models: 2, harnesses: 2, kMax: 2 })); } },
+    { name: 'harbor-holes', tuned: false, dir: at('harbor-holes'), floor: () => harborFloor(at('harbor-holes')),
+      make: async () => {
+        const r = await generateHarborJob(at('harbor-holes'), harborLarge(1000, 2));
+        fs.readdirSync(r.jobDir).filter((n) => n.includes('__')).forEach((n, i) => {
+          if (i % 2 === 0) for (const sub of ['agent', 'verifier']) fs.rmSync(path.join(r.jobDir, n, sub), { recursive: true, force: true });
+        });
+      } },
+    { name: 'nemo-long', tuned: false, dir: at('nemo-long'), floor: () => rowsFloor(at('nemo-long')),
+      make: async () => { await generateNemoRun(at('nemo-long'), nemoLarge(400, 4, 40_000)); } },
+  ];
+}
+
+async function ensure(s: Shape): Promise<void> {
+  const done = path.join(s.dir, '.bench-complete');
+  if (fs.existsSync(done)) return;
+  fs.rmSync(s.dir, { recursive: true, force: true });
+  const t = performance.now();
+  await s.make();
+  fs.writeFileSync(done, '');
+  console.log(`  generated ${s.name} in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** `inspect --json` in a fresh process: wall time and peak RSS (the process's, worker threads included). */
+function cli(dir: string): { ms: number; rssMb: number } {
+  const hook = path.join(os.tmpdir(), `harbor-runs-bench-rss-${process.pid}.js`);
+  fs.writeFileSync(hook, "process.on('exit', () => process.stderr.write('@@maxrss ' + process.resourceUsage().maxRSS + '\\n'));\n");
+  try {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, ['--require', hook, CLI, 'inspect', dir, '--json'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const ms = performance.now() - t;
+    if (r.status !== 0) throw new Error(`inspect exited with ${r.status}: ${r.stderr}`);
+    const m = /@@maxrss (\d+)/.exec(r.stderr);
+    return { ms, rssMb: m ? Number(m[1]) / 1024 : Number.NaN };
+  } finally {
+    fs.rmSync(hook, { force: true });
+  }
+}
+
+/** The core reader alone in a fresh process (--core): time, attempts, heap the model keeps per attempt. */
+function core(dir: string): { ms: number; attempts: number; bytesPerAttempt: number } {
+  const r = spawnSync(process.execPath, ['--expose-gc', SELF, '--core', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`core read exited with ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
+async function coreChild(dir: string): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const t = performance.now();
+  const runs = await loadRuns(new NodeFs(), [posix(dir)]);
+  const ms = performance.now() - t;
+  gc?.();
+  const kept = process.memoryUsage().heapUsed - before;
+  const attempts = runs.reduce((n, r) => n + r.tasks.reduce((m, t) => m + t.attempts.length, 0), 0);
+  process.stdout.write(`${JSON.stringify({ ms, attempts, bytesPerAttempt: attempts ? kept / attempts : 0 })}\n`);
+  void runs.length;
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === '--core') return coreChild(process.argv[3]);
+  const pick = process.argv.slice(2);
+  const list = shapes().filter((s) => !pick.length || pick.includes(s.name));
+  console.log(`readers at scale: ${ROUNDS} round(s), medians; shapes in ${SHAPES}`);
+  const rows: string[][] = [['shape', 'attempts', 'floor ms', 'inspect ms', 'ratio', 'core ms', 'ratio', 'peak RSS', 'model/attempt', 'verdict']];
+  let over = 0;
+  for (const s of list) {
+    await ensure(s);
+    const floors: number[] = [];
+    const clis: { ms: number; rssMb: number }[] = [];
+    const cores: { ms: number; attempts: number; bytesPerAttempt: number }[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const t = performance.now();
+      s.floor();
+      floors.push(performance.now() - t);
+      clis.push(cli(s.dir));
+      cores.push(core(s.dir));
+    }
+    const floor = median(floors);
+    const inspect = median(clis.map((c) => c.ms));
+    const coreMs = median(cores.map((c) => c.ms));
+    const rss = Math.max(...clis.map((c) => c.rssMb));
+    const ok = inspect <= 2 * floor && rss <= 256;
+    if (s.tuned && !ok) over++;
+    rows.push([
+      s.name + (s.tuned ? '' : ' (untuned)'), String(cores[0].attempts), floor.toFixed(0), inspect.toFixed(0),
+      `${(inspect / floor).toFixed(2)}×`, coreMs.toFixed(0), `${(coreMs / floor).toFixed(2)}×`, `${rss.toFixed(0)} MB`,
+      `${(median(cores.map((c) => c.bytesPerAttempt)) / 1024).toFixed(2)} KiB`, ok ? 'OK' : 'OVER',
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const r of rows) console.log(r.map((c, i) => c.padStart(i ? widths[i] : 0).padEnd(i ? 0 : widths[i])).join('  '));
+  console.log(over ? `${over} tuned shape(s) over target (inspect ≤ 2× floor, peak RSS ≤ 256 MB)` : 'OK: every tuned shape within target');
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});
