@@ -24,7 +24,7 @@ test('a task of 1,000 attempts is one summary line and its attempts that did not
   const text = renderRunText('/r', r);
   assert.match(text, /attention {2}1 of 2 tasks/);
   assert.match(text, /huge {2}#1–#1000: 800 passed, 200 failed/);
-  assert.match(text, /#5 failed \(reward 0\) {2}#10 failed/);
+  assert.match(text, /#5 failed \(reward 0\.0\) {2}#10 failed/);
   assert.match(text, /… 192 more that did not pass \(--all lists every attempt\)/);
   assert.doesNotMatch(text, /clean/, 'a task whose every attempt passed needs no attention');
   for (const line of text.split('\n')) assert.ok(line.length <= 130, `line of ${line.length} characters`);
@@ -33,9 +33,9 @@ test('a task of 1,000 attempts is one summary line and its attempts that did not
 test('--all lists every task and every attempt, wrapped', () => {
   const r = inspectRun(run([many('huge', 1000, 5), many('clean', 3, 99)]));
   const text = renderRunText('/r', r, { all: true });
-  assert.match(text, /clean +#1 passed \(reward 1\) {2}#2 passed/);
-  assert.match(text, /#1000 failed \(reward 0\)/);
-  assert.match(text, /#999 passed \(reward 1\)/);
+  assert.match(text, /clean +#1 passed \(reward 1\.0\) {2}#2 passed/);
+  assert.match(text, /#1000 failed \(reward 0\.0\)/);
+  assert.match(text, /#999 passed \(reward 1\.0\)/);
   for (const line of text.split('\n')) assert.ok(line.length <= 130, `line of ${line.length} characters`);
 });
 
