@@ -4,3 +4,5 @@ export { loadTrajectory, isTaskLevel, DEFAULT_LIMITS, type LoadLimits, type Traj
 export { detect } from './detect';
 export { TrajectorySearch, fieldText, SEARCH_FIELDS, type SearchField, type SearchResult, type StepMatch } from './search';
 export { trajectoryDocument, renderTrajectoryText, formatDuration, type TrajectoryDocument } from './document';
+export { outlineOf, rowOf, ROW, type OutlineRow, type OutlineHeader } from './outline';
+export { atPointer, pretty } from './json';

@@ -46,3 +46,17 @@ export function oneLine(s: string, max = 160): string {
   const flat = s.slice(0, max * 4).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+/** The value at an RFC 6901 pointer, or undefined (own properties only). */
+export function atPointer(doc: unknown, ptr: string): unknown {
+  if (ptr === '') return doc;
+  let cur: unknown = doc;
+  for (const raw of ptr.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(cur)) cur = /^\d+$/.test(key) ? cur[Number(key)] : undefined;
+    else if (isObj(cur)) cur = own(cur, key);
+    else return undefined;
+    if (cur === undefined) return undefined;
+  }
+  return cur;
+}

@@ -26,7 +26,7 @@ export interface LoadLimits {
 
 export const DEFAULT_LIMITS: LoadLimits = { maxBytes: 512 * 1024 * 1024, maxContinuations: 200, maxDepth: 4, maxFiles: 500 };
 
-interface Budget { files: number; limits: LoadLimits; visiting: Set<string> }
+interface Budget { files: number; limits: LoadLimits; visiting: Set<string>; keep?: Map<string, unknown> }
 
 type Read = { ok: true; doc: unknown; bytes: number } | { ok: false; message: string };
 
@@ -42,7 +42,9 @@ async function readJson(fs: TrajectoryFs, file: string, budget: Budget): Promise
   let text: string;
   try { text = new TextDecoder('utf-8', { fatal: false }).decode(bytes); } catch (e) { return { ok: false, message: `not text: ${(e as Error).message}` }; }
   try {
-    return { ok: true, doc: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), bytes: bytes.length };
+    const doc: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    budget.keep?.set(file, doc);
+    return { ok: true, doc, bytes: bytes.length };
   } catch (e) {
     return { ok: false, message: `not valid JSON: ${(e as Error).message}` };
   }
@@ -57,9 +59,12 @@ function emptyView(file: string, ptr: string): TrajectoryView {
   };
 }
 
-/** Reads and builds the view of the trajectory in `file` (absolute POSIX path). */
-export async function loadTrajectory(fs: TrajectoryFs, file: string, limits: Partial<LoadLimits> = {}): Promise<TrajectoryView> {
-  const budget: Budget = { files: 0, limits: { ...DEFAULT_LIMITS, ...limits }, visiting: new Set() };
+/**
+ * Reads and builds the view of the trajectory in `file` (absolute POSIX path). `keep`, when given, receives every
+ * parsed document by path (the editor answers "raw JSON of step N" and the per-token view from it).
+ */
+export async function loadTrajectory(fs: TrajectoryFs, file: string, limits: Partial<LoadLimits> = {}, keep?: Map<string, unknown>): Promise<TrajectoryView> {
+  const budget: Budget = { files: 0, limits: { ...DEFAULT_LIMITS, ...limits }, visiting: new Set(), keep };
   const view = await loadFile(fs, file, budget, 0);
   view.taskLevel = await isTaskLevel(fs, file);
   return view;

@@ -1,0 +1,113 @@
+// The ONE definition of the messages between the trajectory editor (host, src/vscode/panels/trajectoryEditor.ts) and
+// its webview (webview/trajectory/main.ts). Both sides validate every message they receive with these zod schemas; a
+// message that does not parse is dropped and logged, never acted on. The webview names steps, subagents and media by
+// index only — never a path — so it can only ever get files the trajectory itself names.
+import { z } from 'zod';
+import type { OutlineHeader, OutlineRow } from '../core/trajectory/outline';
+import type { StepView } from '../core/trajectory/types';
+
+const Text = z.string();
+const Short = z.string().max(10_000);
+const Count = z.number().int().nonnegative();
+const N = z.number().nullable();
+
+const TotalsSchema = z.object({ prompt_tokens: N, completion_tokens: N, cached_tokens: N, cost_usd: N });
+const ProblemSchema = z.object({ file: Text, pointer: Text, severity: z.enum(['error', 'warning', 'info']), message: Text });
+
+export const OutlineRowSchema = z.object({
+  i: Count, stepId: N, source: z.enum(['system', 'user', 'agent', 'unknown']), summary: Text, timestamp: Text.nullable(),
+  durationMs: N, completionTokens: N, flags: Count,
+});
+
+export const HeaderSchema = z.object({
+  file: Text, pointer: Text, schemaVersion: Text.nullable(), unreadable: Text.nullable(),
+  notAtif: z.object({ looksLike: Text, detail: Text }).nullable(), taskLevel: z.boolean(),
+  agent: z.object({ name: Text.nullable(), version: Text.nullable(), model: Text.nullable(), toolDefinitions: Count }),
+  sessionId: Text.nullable(), trajectoryId: Text.nullable(), notes: Text.nullable(), finalMetrics: Text.nullable(),
+  totals: TotalsSchema, totalsWithSubagents: TotalsSchema,
+  disagreements: z.array(z.object({ field: z.enum(['prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd', 'steps']), recorded: z.number(), recount: z.number(), recountWithSubagents: z.number() })),
+  files: z.array(z.object({ path: Text, firstStep: Count, steps: Count, foldedCopies: Count })),
+  subagents: z.array(z.object({ kind: Text, ref: Text, path: Text.nullable(), step: N, agent: Text.nullable(), steps: Count, unresolved: Text.nullable(), totals: TotalsSchema })),
+  toolCalls: Count, paired: Count, elapsedMs: N, problems: z.array(ProblemSchema), moreProblems: Count,
+});
+
+/** The attempt a trajectory was opened from (the Runs tree), with the links it offers. */
+export const AttemptContextSchema = z.object({
+  run: Short, task: Short, attempt: Short, outcome: Short, reward: z.number().nullable(),
+  links: z.array(z.object({ id: z.enum(['testStdout', 'verifier']), label: Short })),
+});
+
+const PartSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: Text }),
+  z.object({ kind: z.literal('image'), mediaType: Text, path: Text, durationSec: z.number().optional() }),
+  z.object({ kind: z.literal('audio'), mediaType: Text, path: Text, durationSec: z.number().optional() }),
+  z.object({ kind: z.literal('unsupported'), type: Text }),
+]);
+const ResultSchema = z.object({ index: Count, sourceCallId: Text.nullable(), parts: z.array(PartSchema), extra: Text.nullable(), subagents: z.array(Count) });
+
+export const StepSchema = z.object({
+  index: Count, file: Count, pointer: Text, stepId: N, source: z.enum(['system', 'user', 'agent', 'unknown']),
+  timestamp: Text.nullable(), durationMs: N, modelName: Text.nullable(), reasoningEffort: Text.nullable(),
+  message: z.array(PartSchema), reasoning: Text.nullable(),
+  toolCalls: z.array(z.object({ id: Text, name: Text, args: Text, extra: Text.nullable(), results: z.array(ResultSchema) })),
+  sharedResults: z.array(ResultSchema),
+  metrics: z.object({ prompt_tokens: N, completion_tokens: N, cached_tokens: N, reasoning_tokens: N, cost_usd: N, extra: Text.nullable() }).nullable(),
+  llmCallCount: N, copied: z.boolean(), contextBoundary: z.object({ type: Text, boundary: Text }).nullable(),
+  logprobs: z.object({ count: Count, mean: z.number(), min: z.number(), perplexity: z.number(), below50: z.number(), below10: z.number(), histogram: z.array(Count) }).nullable(),
+  hasTokenIds: z.boolean(), extra: Text.nullable(), summary: Text,
+});
+
+/** Per-token view of a step: completion token ids (when recorded) and their log-probabilities. */
+export const TokensSchema = z.object({ ids: z.array(z.number()).nullable(), logprobs: z.array(z.number()) });
+
+/** Host → webview. */
+export const TrajectoryHostMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('init'), header: HeaderSchema, rows: z.array(OutlineRowSchema), attempt: AttemptContextSchema.nullable(),
+    /** Breadcrumb of nested subagent views (empty at the top). */
+    trail: z.array(Short), focus: Count.nullable(),
+  }),
+  /** A step's full content; media: webview URIs of its image / audio parts by "m<part>" / "r<call>.<result>.<part>" key, null when not loadable. */
+  z.object({ type: z.literal('step'), step: StepSchema, media: z.record(z.string(), Text.nullable()), tokens: TokensSchema.nullable() }),
+  z.object({ type: z.literal('searchResult'), query: Short, total: Count, steps: z.array(z.object({ index: Count, count: Count, fields: z.array(z.enum(['message', 'reasoning', 'tool', 'observation'])) })), ms: z.number() }),
+  /** The step's JSON as written (raw view), or the document's text for a not-ATIF file. */
+  z.object({ type: z.literal('raw'), index: Count.nullable(), text: Text, totalChars: Count }),
+  z.object({ type: z.literal('focus'), index: Count }),
+]);
+export type TrajectoryHostMessage = z.infer<typeof TrajectoryHostMessageSchema>;
+
+/** Webview → host. */
+export const TrajectoryWebviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('getStep'), index: Count }),
+  z.object({ type: z.literal('search'), query: Short }),
+  z.object({ type: z.literal('getRaw'), index: Count.nullable() }),
+  z.object({ type: z.literal('copyStep'), index: Count }),
+  z.object({ type: z.literal('copyLink'), index: Count.nullable() }),
+  z.object({ type: z.literal('openSubagent'), index: Count }),
+  z.object({ type: z.literal('back') }),
+  z.object({ type: z.literal('openLink'), id: z.enum(['testStdout', 'verifier']) }),
+  z.object({ type: z.literal('openAsText') }),
+  z.object({ type: z.literal('openProblem'), index: Count }),
+  /** What the page shows now (tests): the selected step, rendered step rows, DOM nodes in the list. */
+  z.object({ type: z.literal('rendered'), selected: Count.nullable(), rows: Count, domNodes: Count, view: z.enum(['timeline', 'raw']) }),
+  z.object({ type: z.literal('cspViolation'), directive: Short, blocked: Short }),
+  z.object({ type: z.literal('error'), message: Short }),
+]);
+export type TrajectoryWebviewMessage = z.infer<typeof TrajectoryWebviewMessageSchema>;
+
+export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
+
+function parseWith<T>(schema: z.ZodType<T>, data: unknown): Parsed<T> {
+  const r = schema.safeParse(data);
+  if (r.success) return { ok: true, message: r.data };
+  const first = r.error.issues[0];
+  return { ok: false, error: first ? `${first.path.join('.') || '(message)'}: ${first.message}` : 'invalid message' };
+}
+
+export const parseTrajectoryHostMessage = (data: unknown) => parseWith(TrajectoryHostMessageSchema, data);
+export const parseTrajectoryWebviewMessage = (data: unknown) => parseWith(TrajectoryWebviewMessageSchema, data);
+
+// The core's view-model types and these schemas must stay the same shape (checked at compile time).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const SHAPES_MATCH: [Same<OutlineRow, z.infer<typeof OutlineRowSchema>>, Same<OutlineHeader, z.infer<typeof HeaderSchema>>, Same<StepView, z.infer<typeof StepSchema>>] = [true, true, true];

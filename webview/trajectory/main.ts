@@ -1,0 +1,215 @@
+// The trajectory editor's webview (bundled as out/webview/trajectory.js). Handshake: posts `ready`; the host answers
+// `init` (header + one outline row per step) and sends a step's full content when it is selected. Search runs in
+// the host over every step; this page shows the count, marks matching rows and steps through them.
+// Keys: j / k / ↓ / ↑ next / previous step, / or Ctrl+F search, Enter / Shift+Enter next / previous match,
+// g go to step, e / E expand / collapse all, r raw JSON, c copy step as JSON.
+import '../lib/zodJitless';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import { parseTrajectoryHostMessage, type TrajectoryHostMessage, type TrajectoryWebviewMessage } from '../../src/protocol/trajectory';
+import { StepList } from './list';
+import { renderHeader } from './header';
+import { renderStep } from './step';
+import { button, el } from './dom';
+
+interface VsCodeApi { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void }
+declare function acquireVsCodeApi(): VsCodeApi;
+const vscode = acquireVsCodeApi();
+const post = (m: TrajectoryWebviewMessage) => vscode.postMessage(m);
+
+type Init = Extract<TrajectoryHostMessage, { type: 'init' }>;
+type StepMsg = Extract<TrajectoryHostMessage, { type: 'step' }>;
+type SearchMsg = Extract<TrajectoryHostMessage, { type: 'searchResult' }>;
+
+let init: Init | null = null;
+let current: StepMsg | null = null;
+let search: SearchMsg | null = null;
+let hitPos = -1;
+let rawView = false;
+let expandAll: boolean | null = null;
+
+const app = document.getElementById('app')!;
+const headBox = el('div', 'head-box');
+const toolbar = el('div', 'toolbar');
+const list = new StepList((i) => select(i));
+const detail = el('div', 'detail');
+detail.tabIndex = -1;
+const main = el('div', 'split');
+main.append(list.root, detail);
+
+const searchBox = el('input', 'search');
+searchBox.id = 'search';
+searchBox.type = 'search';
+searchBox.placeholder = 'Search messages, reasoning, tool arguments, observations ( / )';
+searchBox.setAttribute('aria-label', 'Search');
+const count = el('span', 'count');
+count.id = 'match-count';
+count.setAttribute('aria-live', 'polite');
+const goto = el('input', 'goto');
+goto.id = 'goto';
+goto.type = 'number';
+goto.min = '1';
+goto.placeholder = 'Step #';
+goto.setAttribute('aria-label', 'Go to step');
+
+toolbar.append(searchBox, count,
+  button('', 'arrow-up', () => nextHit(-1), { id: 'prev-hit', title: 'Previous match (Shift+Enter)', secondary: true }),
+  button('', 'arrow-down', () => nextHit(1), { id: 'next-hit', title: 'Next match (Enter)', secondary: true }),
+  goto,
+  button('', 'expand-all', () => setExpand(true), { id: 'expand-all', title: 'Expand all (e)', secondary: true }),
+  button('', 'collapse-all', () => setExpand(false), { id: 'collapse-all', title: 'Collapse all (E)', secondary: true }),
+  button('Raw', 'json', () => toggleRaw(), { id: 'raw-toggle', title: 'Raw JSON of the step (r)', secondary: true }),
+  button('', 'copy', () => { if (list.selected !== null) post({ type: 'copyStep', index: list.selected }); }, { id: 'copy-step', title: 'Copy step as JSON (c)', secondary: true }),
+  button('', 'link', () => post({ type: 'copyLink', index: list.selected }), { id: 'copy-link', title: 'Copy link to this step', secondary: true }),
+  button('', 'go-to-file', () => post({ type: 'openAsText' }), { id: 'open-text', title: 'Open the file as text', secondary: true }),
+);
+
+function reportRendered(): void {
+  post({ type: 'rendered', selected: list.selected, rows: init?.rows.length ?? 0, domNodes: document.getElementsByTagName('*').length, view: rawView ? 'raw' : 'timeline' });
+}
+
+function select(i: number, focusList = true): void {
+  if (!init || i < 0 || i >= init.rows.length) return;
+  list.select(i);
+  vscode.setState({ selected: i });
+  post(rawView ? { type: 'getRaw', index: i } : { type: 'getStep', index: i });
+  if (focusList) list.root.focus({ preventScroll: true });
+}
+
+function move(delta: number): void {
+  if (!init?.rows.length) return;
+  select(Math.max(0, Math.min(init.rows.length - 1, (list.selected ?? -1) + delta)));
+}
+
+function setExpand(open: boolean): void {
+  expandAll = open;
+  for (const d of detail.querySelectorAll('details')) d.open = open;
+}
+
+function toggleRaw(): void {
+  rawView = !rawView;
+  document.body.classList.toggle('raw', rawView);
+  if (!init) return;
+  if (list.selected !== null) select(list.selected, false);
+  else if (!init.rows.length) post({ type: 'getRaw', index: null });
+}
+
+function nextHit(dir: number): void {
+  if (!search || !search.steps.length) return;
+  const sel = list.selected ?? -1;
+  const idx = search.steps.map((s) => s.index);
+  if (dir > 0) hitPos = idx.findIndex((i) => i > sel);
+  else { hitPos = -1; for (let k = idx.length - 1; k >= 0; k--) if (idx[k] < sel) { hitPos = k; break; } }
+  if (hitPos === -1) hitPos = dir > 0 ? 0 : idx.length - 1;
+  select(idx[hitPos], false);
+  showCount();
+}
+
+function showCount(): void {
+  if (!search || !searchBox.value) { count.textContent = ''; return; }
+  const where = hitPos >= 0 ? `${hitPos + 1} / ${search.steps.length} steps` : `${search.steps.length} steps`;
+  count.textContent = search.total ? `${search.total} matches · ${where}` : 'No matches';
+}
+
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+searchBox.addEventListener('input', () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => post({ type: 'search', query: searchBox.value.slice(0, 10_000) }), 150);
+});
+searchBox.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') { e.preventDefault(); nextHit(e.shiftKey ? -1 : 1); }
+  if (e.key === 'Escape') { list.root.focus(); }
+});
+goto.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') { e.preventDefault(); select(Number(goto.value) - 1); }
+});
+
+document.addEventListener('keydown', (e) => {
+  const t = e.target as HTMLElement;
+  if ((e.key === 'f' && (e.ctrlKey || e.metaKey))) { e.preventDefault(); searchBox.focus(); searchBox.select(); return; }
+  if (t instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
+  switch (e.key) {
+    case 'j': case 'ArrowDown': e.preventDefault(); move(1); break;
+    case 'k': case 'ArrowUp': e.preventDefault(); move(-1); break;
+    case '/': e.preventDefault(); searchBox.focus(); searchBox.select(); break;
+    case 'g': e.preventDefault(); goto.focus(); goto.select(); break;
+    case 'e': setExpand(true); break;
+    case 'E': setExpand(false); break;
+    case 'r': toggleRaw(); break;
+    case 'c': if (list.selected !== null) post({ type: 'copyStep', index: list.selected }); break;
+    case 'Home': e.preventDefault(); select(0); break;
+    case 'End': e.preventDefault(); if (init) select(init.rows.length - 1); break;
+    default: break;
+  }
+});
+
+function openSubagent(i: number): void { post({ type: 'openSubagent', index: i }); }
+
+function subagentLabel(i: number): string {
+  const s = init?.header.subagents[i];
+  return s ? `Subagent: ${s.agent ?? s.ref}${s.unresolved ? ' (unresolved)' : ` · ${s.steps} steps`}` : `Subagent ${i}`;
+}
+
+function showInit(m: Init): void {
+  init = m; current = null; search = null; hitPos = -1;
+  headBox.replaceChildren(renderHeader(m, {
+    goTo: (i) => select(i), openSubagent, back: () => post({ type: 'back' }),
+    openLink: (id) => post({ type: 'openLink', id }), openProblem: (i) => post({ type: 'openProblem', index: i }),
+  }));
+  app.replaceChildren(headBox, toolbar, main);
+  app.setAttribute('aria-busy', 'false');
+  list.setHits(new Map());
+  list.setRows(m.rows);
+  count.textContent = '';
+  if (searchBox.value) post({ type: 'search', query: searchBox.value });
+  if (m.rows.length === 0) {
+    detail.replaceChildren(el('p', 'empty', m.header.notAtif || m.header.unreadable ? 'No steps could be read; the problems above say why. The raw text is below.' : 'No steps.'));
+    post({ type: 'getRaw', index: null });
+  } else {
+    const saved = vscode.getState() as { selected?: unknown } | undefined;
+    const want = m.focus ?? (typeof saved?.selected === 'number' ? saved.selected : 0);
+    select(Math.min(Math.max(0, want), m.rows.length - 1), false);
+  }
+  reportRendered();
+}
+
+function receive(m: TrajectoryHostMessage): void {
+  switch (m.type) {
+    case 'init': showInit(m); break;
+    case 'step': {
+      if (m.step.index !== list.selected || rawView) return;
+      current = m;
+      detail.replaceChildren(renderStep(m, { openSubagent, subagentLabel, query: searchBox.value, expandAll }));
+      detail.scrollTop = 0;
+      reportRendered();
+      break;
+    }
+    case 'raw': {
+      if (m.index !== null && m.index !== list.selected) return;
+      const box = el('div', 'raw-view');
+      const pre = el('pre', 'json raw', m.text);
+      box.append(pre);
+      if (m.totalChars > m.text.length) box.append(el('div', 'note', `Showing ${m.text.length.toLocaleString('en-US')} of ${m.totalChars.toLocaleString('en-US')} characters; "Open the file as text" shows all of it.`));
+      if (m.index === null) detail.append(box); else detail.replaceChildren(box);
+      reportRendered();
+      break;
+    }
+    case 'searchResult': {
+      if (m.query !== searchBox.value) return;
+      search = m; hitPos = -1;
+      list.setHits(new Map(m.steps.map((s) => [s.index, s.count])));
+      showCount();
+      if (current && !rawView) detail.replaceChildren(renderStep(current, { openSubagent, subagentLabel, query: searchBox.value, expandAll }));
+      break;
+    }
+    case 'focus': select(m.index, false); break;
+  }
+}
+
+window.addEventListener('message', (ev: MessageEvent) => {
+  const r = parseTrajectoryHostMessage(ev.data);
+  if (!r.ok) { post({ type: 'error', message: `dropped a host message: ${r.error}`.slice(0, 1000) }); return; }
+  try { receive(r.message); } catch (e) { post({ type: 'error', message: `render failed: ${String(e)}`.slice(0, 1000) }); }
+});
+document.addEventListener('securitypolicyviolation', (e) => post({ type: 'cspViolation', directive: e.violatedDirective.slice(0, 200), blocked: String(e.blockedURI).slice(0, 500) }));
+post({ type: 'ready' });
