@@ -5,6 +5,7 @@ import type { Attempt, Outcome, Run, Task } from '../core/model';
 import { OUTCOMES, countRun } from '../core/model';
 import { passAtK, taskPassAtK } from '../core/passAtK';
 import { formatReward } from '../core/format';
+import { relativeInside } from '../core/paths';
 import { OUTCOME_ICONS, OUTCOME_LABELS } from './outcomeStyle';
 import type { OverviewCell, OverviewColumn, OverviewLeftOut, OverviewModel, OverviewProblemRow, OverviewTaskRow, PassAt } from '../protocol/runOverview';
 
@@ -82,11 +83,6 @@ function layout(run: Run, tasks: Task[]): { columns: OverviewColumn[]; place: (t
   };
 }
 
-function rel(root: string, file: string): string {
-  const r = root.endsWith('/') ? root : `${root}/`;
-  return file.startsWith(r) ? file.slice(r.length) : file;
-}
-
 export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewModel {
   const maxTasks = opts.maxTasks ?? DEFAULT_MAX_TASKS;
   const maxProblems = opts.maxProblems ?? DEFAULT_MAX_PROBLEMS;
@@ -112,7 +108,7 @@ export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewMod
     ...run.unvalidated.map((r) => ({ taskId: r.taskId, which: 'unvalidated' as const, reason: r.reason })),
   ];
   const problems: OverviewProblemRow[] = run.problems.slice(0, maxProblems).map((p, index) => ({
-    index, file: p.file, displayFile: rel(run.root, p.file), line: p.line, severity: p.severity, code: p.code, message: p.message,
+    index, file: p.file, displayFile: relativeInside(run.root, p.file), line: p.line, severity: p.severity, code: p.code, message: p.message,
   }));
   return {
     runId: run.id,

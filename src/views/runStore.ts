@@ -6,6 +6,7 @@ import type { Run, RunState } from '../core/model';
 import { discoverRuns, type RunCandidate } from '../core/discovery';
 import { readCandidate } from '../core/load';
 import { isAtomicTempPath } from '../core/fs/port';
+import { dirname, isWithin as within } from '../core/paths';
 import { isRunSummaryPath, rolloutsPathForSummary } from '../core/summary/paths';
 import { Disposable, Emitter, type Event, toDisposable } from '../core/lifecycle';
 
@@ -49,15 +50,6 @@ interface Entry {
 
 function candidateKey(c: RunCandidate): string {
   return `${c.kind}:${c.anchor}`;
-}
-
-function dirname(p: string): string {
-  const i = p.lastIndexOf('/');
-  return i <= 0 ? '/' : p.slice(0, i);
-}
-
-function within(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
 }
 
 function prefixesOf(run: Run): string[] {

@@ -2,6 +2,7 @@
 import type { Attempt, Evidence, Run, Task } from '../../core/model';
 import { countRun, isPass } from '../../core/model';
 import { formatReward } from '../../core/format';
+import { basename } from '../../core/paths';
 import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from '../outcomeStyle';
 import { type TreeNode, problemCount } from './nodes';
 
@@ -117,11 +118,6 @@ function evidenceSpec(id: string, ev: Evidence): ItemSpec {
     contextValue: `evidence+${ev.kind}+present${ev.isDir ? '+dir' : '+file'}`,
     click: ev.isDir ? 'none' : 'open',
   };
-}
-
-function basename(p: string): string {
-  const i = p.lastIndexOf('/');
-  return i >= 0 ? p.slice(i + 1) : p;
 }
 
 export function describe(n: TreeNode): ItemSpec {

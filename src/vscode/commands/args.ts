@@ -23,11 +23,6 @@ export function nodeOfArg(ctx: HostContext, arg: unknown): TreeNode | undefined 
   return arg === undefined ? ctx.treeView.selection[0] : undefined;
 }
 
-export function basename(p: string): string {
-  const i = p.lastIndexOf('/');
-  return i >= 0 ? p.slice(i + 1) : p;
-}
-
 export function isInWorkspace(p: string): boolean {
   return vscode.workspace.getWorkspaceFolder(vscode.Uri.file(p)) !== undefined;
 }

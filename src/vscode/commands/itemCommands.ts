@@ -5,7 +5,8 @@ import type { TreeNode } from '../../views/tree/nodes';
 import { isTreeNode } from '../treeProvider';
 import type { HostContext } from '../hostContext';
 import { openProblem as showProblem } from '../openProblem';
-import { basename, isInWorkspace, nodeOfArg, pathOfArg } from './args';
+import { basename } from '../../core/paths';
+import { isInWorkspace, nodeOfArg, pathOfArg } from './args';
 
 export async function openItem(_ctx: HostContext, arg: unknown): Promise<void> {
   const p = pathOfArg(arg);

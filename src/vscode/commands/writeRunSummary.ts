@@ -8,7 +8,7 @@ import { isRolloutsFile, isRunSummaryPath, runSummaryPathFor, writeRunSummary, t
 import { showError } from '../log';
 import { isTreeNode } from '../treeProvider';
 import type { HostContext } from '../hostContext';
-import { basename } from './args';
+import { basename } from '../../core/paths';
 
 /** The rollouts file an argument names: a Uri or path, a run / run file node, a summary (its rollouts). */
 function rolloutsOfArg(ctx: HostContext, arg: unknown): string | undefined {

@@ -1,18 +1,5 @@
-// POSIX path helpers of the Harbor reader (FsPort paths are absolute POSIX strings).
-
-export function joinPath(base: string, ...parts: string[]): string {
-  let p = base.length > 1 ? base.replace(/\/+$/, '') : base;
-  for (const part of parts) {
-    if (!part) continue;
-    p = p === '/' ? `/${part}` : `${p}/${part}`;
-  }
-  return p;
-}
-
-export function baseName(p: string): string {
-  const s = p.length > 1 ? p.replace(/\/+$/, '') : p;
-  return s.slice(s.lastIndexOf('/') + 1);
-}
+// Path helpers of the Harbor reader: the project's POSIX helpers (core/paths.ts), and the `file://` URIs Harbor writes.
+export { joinPath, basename as baseName } from '../../paths';
 
 /** A folder path without trailing slashes ("/" stays "/"). */
 export function trimDir(p: string): string {
