@@ -1,4 +1,4 @@
-// ATIF-v1.7 trajectories in the Terminus-2 style (harbor-format.md §3): step 1 is the user prompt, each LLM turn is
+// ATIF-v1.7 trajectories in the Terminus-2 style (docs/formats.md#harbor-job, docs/trajectory-json.md): step 1 is the user prompt, each LLM turn is
 // one agent step with bash_command tool calls whose observation sits in the same step, and the run ends with
 // mark_task_complete asked and confirmed. Used by both the NeMo Gym and the Harbor generators.
 import { Prng, isoOffset, round } from './util';

@@ -2,7 +2,7 @@
 //   examples/nemo-gym/tb-mini/      a NeMo Gym run with every case, and its rollouts_run_summary.json (the project's writer)
 //   examples/nemo-gym/tb-smoke/     a smaller NeMo Gym run with NO run summary, so "Write Run Summary" has work to do
 //   examples/harbor/jobs/<job>/     a Harbor job with a trial of every case
-//   examples/viewer-data/projects/  a viewer data dir (seed 004)
+//   examples/viewer-data/projects/  a viewer data dir (docs/formats.md#viewer-data)
 // Deterministic: the same bytes every time (the run summary is whatever the project's writer makes of them). The
 // generated folders are replaced; examples/README.md is not touched.
 import * as fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Writes a Harbor job folder `<jobs_dir>/<job_name>/` (harbor-format.md §1–§2): config.json (exclude_defaults),
+// Writes a Harbor job folder `<jobs_dir>/<job_name>/` (docs/formats.md#harbor-job): config.json (exclude_defaults),
 // lock.json (JobLock with every TrialLock), result.json (JobResult without trial_results, JobStats computed from the
 // trials as Harbor does), job.log, and one folder per trial (harborTrial.ts). Deterministic for a spec and seed.
 import * as path from 'node:path';

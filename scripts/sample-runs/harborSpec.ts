@@ -1,4 +1,4 @@
-// What a generated Harbor job folder holds, as a spec: its trials, each by case (harbor-format.md §6).
+// What a generated Harbor job folder holds, as a spec: its trials, each by case (docs/formats.md#harbor-exceptions).
 // `harborEveryCase()` has one trial of every case plus several attempts per task for pass@k; `harborLarge()` sizes
 // a job for benchmarks.
 

@@ -1,4 +1,4 @@
-// The plain-text and small JSON pieces of a Harbor trial (harbor-format.md §1, §4, §6): exception infos with a
+// The plain-text and small JSON pieces of a Harbor trial (docs/formats.md#harbor-job): exception infos with a
 // Python-looking traceback, trial.log lines, the verifier's test-stdout.txt and ctrf.json, the artifacts manifest.
 
 const SITE = '/usr/local/lib/python3.12/site-packages/harbor';

@@ -1,4 +1,4 @@
-// Writes one Harbor trial folder `<task>__<7 chars>` (harbor-format.md §1–§4): config.json, lock.json, result.json
+// Writes one Harbor trial folder `<task>__<7 chars>` (docs/formats.md#harbor-job): config.json, lock.json, result.json
 // (a full TrialResult, None fields as null), trial.log, exception.txt, agent/trajectory.json (ATIF-v1.7),
 // verifier/{test-stdout.txt, reward.txt | reward.json, ctrf.json}, artifacts/manifest.json, and for a multi-step
 // task steps/<name>/… with step_results. Returns what the job's result.json aggregates.

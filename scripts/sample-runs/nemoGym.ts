@@ -1,4 +1,4 @@
-// Writes a NeMo Gym Harbor run folder (`results/harbor/<taskset>/` of `gym eval run`, nemo-gym-format.md §2–§5) from a
+// Writes a NeMo Gym Harbor run folder (`results/harbor/<taskset>/` of `gym eval run`, docs/formats.md#nemo-gym) from a
 // spec: prepared rows and their sidecars, the collated input, run_config.yaml, materialized inputs, the rollouts file
 // (streamed, any size), the failures sidecar, aggregate metrics, the health reports and one verifier log folder per
 // verification. Deterministic: same spec + seed → same bytes; mtimes are set so the freshness rules hold.

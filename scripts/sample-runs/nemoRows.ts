@@ -1,5 +1,5 @@
-// NeMo Gym rows (nemo-gym-format.md §2): the prepared / materialized input rows, the result row of rollouts.jsonl,
-// the failures-sidecar row, and one verification's log folder (§4: test-stdout.txt, reward file, ctrf.json, the
+// NeMo Gym rows (docs/formats.md#nemo-gym): the prepared / materialized input rows, the result row of rollouts.jsonl,
+// the failures-sidecar row, and one verification's log folder (docs/formats.md#nemo-gym-verification: test-stdout.txt, reward file, ctrf.json, the
 // ATIF trajectory.json and, in separate mode, artifacts/ in the host_path layout).
 import * as path from 'node:path';
 import type { NemoRepeatSpec } from './nemoSpec';

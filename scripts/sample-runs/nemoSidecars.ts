@@ -1,4 +1,4 @@
-// The run-level files around a NeMo Gym rollouts file (nemo-gym-format.md §2.1, §3, §5): aggregate metrics, the
+// The run-level files around a NeMo Gym rollouts file (docs/formats.md#nemo-gym): aggregate metrics, the
 // health check's quality_summary.json and rollout_verdicts.jsonl, the generated run_config.yaml and the data
 // processor's <name>_metrics.json.
 import { round } from './util';

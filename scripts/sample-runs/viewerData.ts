@@ -1,4 +1,4 @@
-// Writes a viewer data dir exactly as seed 004 lays it out: projects/<id>/project.json,
+// Writes a viewer data dir as docs/formats.md#viewer-data lays it out: projects/<id>/project.json,
 // datasets/<id>/{dataset.json, summary.json, traces/<id>.json} and runs/<id>/{run.json, train/metrics.jsonl}.
 // The summary's aggregates (summary, by_model, by_harness, passed_at) are computed from the tasks: pass@k is the
 // unbiased estimator over measured attempts, null rewards are left out and an all-null task counts in n_all_infra.

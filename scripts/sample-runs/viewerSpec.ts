@@ -1,4 +1,4 @@
-// What a generated viewer data dir (seed 004) holds, as a spec: a project with support tiers, datasets of tasks
+// What a generated viewer data dir (docs/formats.md#viewer-data) holds, as a spec: a project with support tiers, datasets of tasks
 // whose cells ("<model>|<harness>") list attempts by reward (null = the verifier never ran), and training runs.
 
 export interface ViewerAttemptSpec {
@@ -59,7 +59,7 @@ const OC = 'opencode';
 
 const a = (...rewards: (number | null)[]): ViewerAttemptSpec[] => rewards.map((reward) => ({ reward }));
 
-/** Every case of seed 004: two harnesses (one experimental with caveats), null attempts, an all-null task, a missing trace. */
+/** Every case of a viewer data dir (docs/formats.md#viewer-data): two harnesses (one experimental with caveats), null attempts, an all-null task, a missing trace. */
 export function viewerEveryCase(): ViewerDataSpec {
   const withMissingTrace = a(0, 1, null, 0);
   withMissingTrace[1] = { reward: 1, trace: 'missing' };

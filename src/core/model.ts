@@ -8,7 +8,7 @@ export type SourceKind = 'nemo-gym' | 'harbor-job' | 'viewer-data';
 export const SOURCE_KINDS = ['nemo-gym', 'harbor-job', 'viewer-data'] as const satisfies readonly SourceKind[];
 
 /**
- * How one attempt ended (seed 003 + harbor-format §6):
+ * How one attempt ended (docs/formats.md#outcomes):
  * - passed / failed: the verifier scored it (reward ≥ PASS_THRESHOLD or not), the agent exited cleanly.
  * - agent-error: the agent failed (non-zero exit, API error, …) and the verifier still scored it ("scored despite an error").
  * - truncated: the agent ran out of time, context or output budget; reward kept when the verifier ran.

@@ -1,11 +1,11 @@
-// How one attempt ended: the ONE classification of Harbor trials (harbor-format.md §6, seed 003) and of NeMo Gym
+// How one attempt ended: the ONE classification of Harbor trials (docs/formats.md#outcomes) and of NeMo Gym
 // repeats. Every reader calls these; nothing else decides an outcome.
 import { PASS_THRESHOLD, type ExceptionSummary, type Outcome, type StepSummary } from './model';
 import {
   TrialResultSchema, describeZodError, primaryReward, type ExceptionInfo, type TrialResult,
 } from './schemas/harbor';
 
-// ---------------------------------------------------------------- exception categories (harbor-format §6 table)
+// ---------------------------------------------------------------- exception categories (docs/formats.md#harbor-exceptions)
 
 export type ExceptionCategory =
   | 'agent-timeout'
@@ -58,7 +58,7 @@ const CATEGORY_OF: Record<string, ExceptionCategory> = {
   CancelledError: 'cancelled',
 };
 
-/** The §6 category of an exception type; RuntimeError is told apart by its message (agent install / docker compose). */
+/** The category of an exception type (docs/formats.md#harbor-exceptions); RuntimeError is told apart by its message (agent install / docker compose). */
 export function exceptionCategory(type: string, message?: string | null): ExceptionCategory {
   const known = CATEGORY_OF[type];
   if (known) return known;
@@ -85,7 +85,7 @@ export interface TrialClassification {
   rewards: Record<string, number> | null;
   /** The deciding exception: the trial-level one, else the first step's (multi-step). */
   exception?: ExceptionSummary;
-  /** §6 category of `exception`. */
+  /** The category of `exception`. */
   category?: ExceptionCategory;
   /** Multi-step trials: one entry per step_results item. */
   steps?: StepSummary[];
@@ -103,7 +103,7 @@ function summarize(info: ExceptionInfo, where: string): ExceptionSummary {
 }
 
 /**
- * Classifies one Harbor trial from its result.json content (harbor-format.md §6, seed 003):
+ * Classifies one Harbor trial from its result.json content (docs/formats.md#outcomes):
  * - no result (undefined / null): running or incomplete, from `ctx.jobFinished`;
  * - a result whose fields have the wrong JSON types: infra-error — nothing in it can be trusted to score;
  * - CancelledError: cancelled;
@@ -209,12 +209,12 @@ export function nemoRepeatInput(raw: Record<string, unknown>): NemoRepeatInput {
 }
 
 /**
- * Outcome of one NeMo Gym repeat (nemo-gym-format.md §1.4, §2.2, §2.3):
+ * Outcome of one NeMo Gym repeat (docs/formats.md#nemo-gym-outcomes):
  * - missing: no row at all → missing;
  * - masked: a Gym-side failure (sandbox lost, transfer failed), mask_sample true → infra-error;
  * - failed: a failures-sidecar row (`_ng_failure_class` environment_server_failed / agent_run_error /
  *   agent_request_failed) → infra-error, whatever its `failure_stage`. Such a row carries no reward and no
- *   response, and `agent-error` means "the agent failed AND the verifier still scored it" (seed 003: anything
+ *   response, and `agent-error` means "the agent failed AND the verifier still scored it" (docs/formats.md#outcomes: anything
  *   unscored is INFRA_ERROR), so a sidecar row at stage 'agent' is not an agent-error; the stage stays visible
  *   in the attempt's failure detail;
  * - scored with agent_timed_out → truncated (the reward is kept by the caller; this takes precedence over a

@@ -1,6 +1,6 @@
 // pass@k: the unbiased estimator 1 − C(n−c, k) / C(n, k) (Chen et al. 2021), per task, averaged over tasks.
 // Null rewards (the verifier never ran) are not attempts that failed: they are left out (n = measured attempts),
-// and a task whose attempts are all null counts under n_all_infra and is left out of the mean (seed 004).
+// and a task whose attempts are all null counts under n_all_infra and is left out of the mean (docs/formats.md#pass-at-k).
 import { PASS_THRESHOLD } from './model';
 
 function isMeasured(r: number | null | undefined): r is number {
@@ -67,7 +67,7 @@ export function passAtK(tasks: readonly { rewards: readonly (number | null | und
   return { value: nMeasured > 0 ? sum / nMeasured : null, nTasks: tasks.length, nMeasured, nAllInfra };
 }
 
-/** 1-based position of the first passing attempt (seed 004 `passed_at`), counting unmeasured ones; null if none. */
+/** 1-based position of the first passing attempt (the viewer data's `passed_at`, docs/formats.md#viewer-data), counting unmeasured ones; null if none. */
 export function passedAt(attempts: readonly (number | null | undefined)[]): number | null {
   for (let i = 0; i < attempts.length; i++) {
     const r = attempts[i];

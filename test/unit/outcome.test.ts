@@ -1,4 +1,4 @@
-// The one classification of Harbor trials and NeMo Gym repeats: one row per rule of harbor-format §6 and seed 003.
+// The one classification of Harbor trials and NeMo Gym repeats: one row per rule of docs/formats.md#outcomes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -83,44 +83,44 @@ const rows: Row[] = [
   { name: 'verifier_result with rewards null → no-result', result: trial({ verifier_result: { rewards: null } }), outcome: 'no-result', reward: null },
   { name: 'install-only (no agent_result, no verifier) → no-result', result: trial({ agent_result: null, agent_execution: null }), outcome: 'no-result', reward: null },
 
-  // -- §6 agent timeout: caught, verifier still runs
+  // -- agent timeout: caught, verifier still runs
   { name: 'AgentTimeoutError + reward 1 → truncated, reward kept', result: errScored('AgentTimeoutError', 1), outcome: 'truncated', reward: 1, exceptionType: 'AgentTimeoutError', where: 'trial' },
   { name: 'AgentTimeoutError + reward 0 → truncated 0', result: errScored('AgentTimeoutError', 0), outcome: 'truncated', reward: 0, exceptionType: 'AgentTimeoutError' },
   { name: 'AgentTimeoutError, verifier did not score → truncated, reward null', result: errAborted('AgentTimeoutError'), outcome: 'truncated', reward: null },
 
-  // -- §6 agent CLI exited non-zero: verifier still runs
+  // -- agent CLI exited non-zero: verifier still runs
   { name: 'NonZeroAgentExitCodeError + reward 0 → agent-error 0', result: errScored('NonZeroAgentExitCodeError', 0), outcome: 'agent-error', reward: 0 },
   { name: 'NonZeroAgentExitCodeError + reward 1 → agent-error 1 (scored despite an error)', result: errScored('NonZeroAgentExitCodeError', 1), outcome: 'agent-error', reward: 1 },
   { name: 'NonZeroAgentExitCodeError, verifier gave no reward → infra-error (no score)', result: errAborted('NonZeroAgentExitCodeError'), outcome: 'infra-error', reward: null },
   { name: 'NonZeroAgentExitCodeError raised in agent setup (agent_execution null) → infra-error', result: errAborted('NonZeroAgentExitCodeError', 'install exited 1', { agent_execution: null, agent_result: null }), outcome: 'infra-error', reward: null },
 
-  // -- §6 provider / API errors (ApiError subclasses)
+  // -- provider / API errors (ApiError subclasses)
   ...API_ERRORS.map((t): Row => ({ name: `${t} + reward → agent-error`, result: errScored(t, 0), outcome: 'agent-error', reward: 0, exceptionType: t })),
   ...API_ERRORS.map((t): Row => ({ name: `${t} without a score → infra-error`, result: errAborted(t), outcome: 'infra-error', reward: null })),
 
-  // -- §6 context / output length
+  // -- context / output length
   { name: 'ContextWindowExceededError (installed agent, verifier ran) → truncated with reward', result: errScored('ContextWindowExceededError', 0), outcome: 'truncated', reward: 0 },
   { name: 'ContextLengthExceededError (LiteLLM agent, no verifier) → truncated, reward null', result: errAborted('ContextLengthExceededError'), outcome: 'truncated', reward: null },
   { name: 'OutputTokenExceededError (installed agent, verifier ran) → truncated with reward', result: errScored('OutputTokenExceededError', 1), outcome: 'truncated', reward: 1 },
   { name: 'OutputLengthExceededError (no verifier) → truncated, reward null', result: errAborted('OutputLengthExceededError'), outcome: 'truncated', reward: null },
 
-  // -- §6 auth / model, network
+  // -- auth / model, network
   { name: 'AgentAuthenticationError + reward → agent-error', result: errScored('AgentAuthenticationError', 0), outcome: 'agent-error', reward: 0 },
   { name: 'ModelNotFoundError + reward → agent-error', result: errScored('ModelNotFoundError', 0), outcome: 'agent-error', reward: 0 },
   { name: 'NetworkConnectionError + reward → agent-error', result: errScored('NetworkConnectionError', 0), outcome: 'agent-error', reward: 0 },
 
-  // -- §6 agent setup: no verifier
+  // -- agent setup: no verifier
   { name: 'AgentSetupTimeoutError → infra-error', result: errAborted('AgentSetupTimeoutError', 'setup timed out', { agent_execution: null }), outcome: 'infra-error', reward: null },
   { name: 'RuntimeError("Agent install failed: …") → infra-error', result: errAborted('RuntimeError', 'Agent install failed: exit 2', { agent_execution: null }), outcome: 'infra-error', reward: null },
 
-  // -- §6 environment / sandbox: no verifier
+  // -- environment / sandbox: no verifier
   ...ENVIRONMENT_ERRORS.map((t): Row => ({ name: `${t} → infra-error`, result: errAborted(t, undefined, { agent_result: null, agent_execution: null }), outcome: 'infra-error', reward: null, exceptionType: t })),
   { name: 'RuntimeError("Docker compose command failed …") → infra-error', result: errAborted('RuntimeError', 'Docker compose command failed for environment x'), outcome: 'infra-error', reward: null },
 
-  // -- §6 verifier failures: no score
+  // -- verifier failures: no score
   ...VERIFIER_ERRORS.map((t): Row => ({ name: `${t} → infra-error`, result: errAborted(t, undefined, { verifier: timing }), outcome: 'infra-error', reward: null, exceptionType: t })),
 
-  // -- §6 cancelled
+  // -- cancelled
   { name: 'CancelledError → cancelled', result: errAborted('CancelledError', ''), outcome: 'cancelled', reward: null, exceptionType: 'CancelledError' },
 
   // -- exceptions of unknown type

@@ -1,4 +1,4 @@
-// pass@k: hand-computed values, the null rules of seed 004, and properties of the estimator.
+// pass@k: hand-computed values, the null rules of docs/formats.md#pass-at-k, and properties of the estimator.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -68,7 +68,7 @@ test('passAtK: no measured task → value null', () => {
   assert.equal(r.nAllInfra, 1);
   assert.equal(passAtK([], 4).value, null);
 });
-test('seed 004 example: pass@4 over 3 measured tasks of 8 is not diluted by the 5 infra tasks', () => {
+test('viewer data example (docs/formats.md#pass-at-k): pass@4 over 3 measured tasks of 8 is not diluted by the 5 infra tasks', () => {
   const tasks = [
     { rewards: [0, 1, 0, 0] }, { rewards: [0, 0, 0, 0] }, { rewards: [0, 0, 0, 0] },
     ...Array.from({ length: 5 }, () => ({ rewards: [null, null, null, null] })),

@@ -1,4 +1,4 @@
-// Viewer data (seed 004): two axes cross at a cell keyed "<model>|<harness>"; which one is the column is a view
+// Viewer data (docs/formats.md#viewer-data): two axes cross at a cell keyed "<model>|<harness>"; which one is the column is a view
 // choice. This computes, over (task, cell) units, pass@1 / pass@k per cell, per model and per harness, beside what
 // the dataset's summary.json recorded, and the project's support tiers. The webview transposes the cell table.
 import type { Attempt, Run } from '../model';

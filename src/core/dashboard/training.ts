@@ -1,4 +1,4 @@
-// Training curves (seed 004 runs/<id>/train/metrics.jsonl, one object per step, append-only): the rows kept as
+// Training curves (docs/formats.md#viewer-data: runs/<id>/train/metrics.jsonl, one object per step, append-only): the rows kept as
 // columns of numbers (a 100k-line file is a few typed arrays, not 100k objects), and the part a chart shows — a
 // step range, every n-th row so at most `maxPoints` are sent to the webview, the last row of the range always in.
 import type { FsPort } from '../fs/port';

@@ -1,4 +1,4 @@
-// A Harbor job folder (harbor-format.md §1) → the Run model: one task per task_name, one attempt per trial dir.
+// A Harbor job folder (docs/formats.md#harbor-job) → the Run model: one task per task_name, one attempt per trial dir.
 // Never throws: bad JSON anywhere is a Problem naming the file (line and column), and the rest is still read.
 // The trials are read in batches (harbor/trialBatch.ts): a few gathers per batch rather than a dozen file-system
 // calls per trial.
@@ -24,7 +24,7 @@ async function isTrialDir(fs: FsPort, dir: string): Promise<boolean> {
 
 /**
  * A Harbor job dir: it has config.json or result.json, and at least one sub-folder that is a trial (has config.json
- * or result.json) — harbor-format §1.3. A trial dir itself is not a job dir (its agent/ verifier/ hold neither).
+ * or result.json) (docs/formats.md#harbor-job). A trial dir itself is not a job dir (its agent/ verifier/ hold neither).
  */
 export async function isHarborJobDir(fs: FsPort, dir: string): Promise<boolean> {
   const root = trimDir(dir);

@@ -1,4 +1,4 @@
-// Reads a NeMo Gym `<rollouts stem>_run_summary.json` into the model (nemo-gym-format.md §1): identity, run files
+// Reads a NeMo Gym `<rollouts stem>_run_summary.json` into the model (docs/run-summary.md): identity, run files
 // (checked on disk now), stale files, tasks → attempts with their evidence, and every problem placed at its JSON
 // path. A rollouts file with no summary yet is read through the summary built in memory (readNemoRollouts).
 import * as path from 'node:path';

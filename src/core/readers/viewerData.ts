@@ -1,4 +1,4 @@
-// Reads a viewer data dir (seed 004): a dataset (projects/<p>/datasets/<d>/summary.json) becomes a run whose tasks
+// Reads a viewer data dir (docs/formats.md#viewer-data): a dataset (projects/<p>/datasets/<d>/summary.json) becomes a run whose tasks
 // hold one attempt per (cell, attempt), with the trace as evidence and the summary's own aggregates cross-checked;
 // a training run (projects/<p>/runs/<r>/run.json) is in viewerTraining.ts.
 import * as path from 'node:path';

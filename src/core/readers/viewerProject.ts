@@ -1,4 +1,4 @@
-// A viewer data project (seed 004): projects/<p>/project.json with its label and per-harness support tiers.
+// A viewer data project (docs/formats.md#viewer-data): projects/<p>/project.json with its label and per-harness support tiers.
 import * as path from 'node:path';
 import type { FsPort } from '../fs/port';
 import type { Problem, RunFile } from '../model';

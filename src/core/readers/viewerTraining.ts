@@ -1,4 +1,4 @@
-// A viewer data training run (seed 004): projects/<p>/runs/<r>/run.json and train/metrics.jsonl, streamed.
+// A viewer data training run (docs/formats.md#viewer-data): projects/<p>/runs/<r>/run.json and train/metrics.jsonl, streamed.
 // No tasks: the run carries `training` (step count and the last step's numbers), its files, and problems — bad
 // lines with their line numbers, and steps whose generations all scored the same (reward_std 0: zero advantage).
 import * as path from 'node:path';

@@ -1,6 +1,6 @@
-// Zod schemas of what Harbor writes into a job folder (harbor-format.md §2): trial and job result.json,
+// Zod schemas of what Harbor writes into a job folder (docs/formats.md#harbor-job): trial and job result.json,
 // config.json (TrialConfig / JobConfig), lock.json, artifacts/manifest.json.
-// Lenient where producers are: unknown keys are kept (looseObject), fields added over time are optional (§2.6),
+// Lenient where producers are: unknown keys are kept (looseObject), fields added over time are optional,
 // config.json is written with exclude_defaults so almost everything may be absent.
 // Strict where a wrong type would mislead: rewards are finite numbers, token counts numbers, timestamps strings.
 import { z } from 'zod';
@@ -11,7 +11,7 @@ const int = z.number().int().nullish();
 const bool = z.boolean().nullish();
 const anyRecord = z.record(z.string(), z.unknown());
 
-// ---------------------------------------------------------------- result.json (trial) §2.1
+// ---------------------------------------------------------------- result.json (trial)
 
 /** Per-phase timing; a phase that never started is null. */
 export const TimingInfoSchema = z.looseObject({ started_at: str, finished_at: str });
@@ -62,7 +62,7 @@ export const StepResultSchema = z.looseObject({
   verifier: TimingInfoSchema.nullish(),
 });
 
-// ---------------------------------------------------------------- config.json §2.3
+// ---------------------------------------------------------------- config.json
 
 export const TaskConfigSchema = z.looseObject({
   path: str, git_url: str, git_commit_id: str, name: str, ref: str, overwrite: bool, download_dir: str, source: str,
@@ -155,7 +155,7 @@ export const TrialResultSchema = z.looseObject({
   step_results: z.array(StepResultSchema).nullish(),
 });
 
-// ---------------------------------------------------------------- result.json (job) §2.2
+// ---------------------------------------------------------------- result.json (job)
 
 export const AgentDatasetStatsSchema = z.looseObject({
   n_trials: int,
@@ -196,7 +196,7 @@ export const JobResultSchema = z.looseObject({
   trial_results: z.array(z.unknown()).nullish(),
 });
 
-// ---------------------------------------------------------------- lock.json §2.4 (light)
+// ---------------------------------------------------------------- lock.json (light)
 
 export const TaskLockSchema = z.looseObject({
   name: str, version: str, type: str, digest: str, source: str, path: str, git_url: str, git_commit_id: str,
@@ -219,7 +219,7 @@ export const JobLockSchema = z.looseObject({
   trials: z.array(TrialLockSchema).nullish(),
 });
 
-// ---------------------------------------------------------------- artifacts/manifest.json §2.7
+// ---------------------------------------------------------------- artifacts/manifest.json
 
 export const ArtifactManifestEntrySchema = z.looseObject({
   /** Path in the container. */

@@ -1,4 +1,4 @@
-// Lenient zod schemas of the NeMo Gym files a Harbor run leaves (docs: nemo-gym-format §2–§3). Unknown keys are kept
+// Lenient zod schemas of the NeMo Gym files a Harbor run leaves (docs/formats.md#nemo-gym). Unknown keys are kept
 // (`.loose()`), every field the writer does not strictly need is optional, and `safeParse` failures become Problems
 // in the readers, never exceptions.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The viewer data contract (seed 004): one directory with projects/<p>/project.json, datasets/<d>/{dataset.json,
+// The viewer data contract (docs/formats.md#viewer-data): one directory with projects/<p>/project.json, datasets/<d>/{dataset.json,
 // summary.json, traces/*.json} and runs/<r>/{run.json, train/metrics.jsonl}. Lenient: unknown keys are kept and
 // every field the contract shows is optional except the few a view cannot do without; wrong types that would
 // mislead (a reward that is not a number, a passed_at that is not an attempt number) are issues.

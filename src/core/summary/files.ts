@@ -1,5 +1,5 @@
 // The run's files under their stable `files` keys (rule 3) and the freshness rules that decide whether a file is
-// this run's (rules 8, 10, 11). Names follow the Gym code (nemo-gym-format §2.1).
+// this run's (rules 8, 10, 11). Names follow the Gym code (docs/formats.md#nemo-gym).
 import type { FileStat, FsPort } from '../fs/port';
 import type { Problem } from '../model';
 import type { RunSummaryFiles } from '../schemas/runSummary';

@@ -53,7 +53,7 @@ export async function listDir(fs: FsPort, dir: string): Promise<Listing> {
   }
 }
 
-/** Agents that write no ATIF trajectory (SUPPORTS_ATIF=False, harbor-format §3). */
+/** Agents that write no ATIF trajectory (SUPPORTS_ATIF=False in Harbor; docs/formats.md#harbor-exceptions). */
 export const NON_ATIF_AGENTS: ReadonlySet<string> = new Set([
   'oracle', 'nop', 'aider', 'deerflow', 'fx', 'kimi-code', 'langgraph', 'mcode', 'pi', 'dspy-rlm',
 ]);

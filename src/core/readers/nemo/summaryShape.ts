@@ -1,4 +1,4 @@
-// The run summary document as the reader accepts it (nemo-gym-format.md §1.6): a lenient zod schema whose issues
+// The run summary document as the reader accepts it (docs/run-summary.md): a lenient zod schema whose issues
 // become warnings, and a normalisation of the shapes producers use (tasks as a list or an object, stale_files as
 // an object or a list, unvalidated / skipped as an object or a list) that reads whatever is usable and keeps the
 // JSON path of every piece so a problem can point at it.
