@@ -1,8 +1,8 @@
 // FsPort on `vscode.workspace.fs` for the workspace's `file:` folders (the only ones the extension reads: it runs
 // where the files are, extensionKind "workspace", so over Remote-SSH, WSL and code-server they are `file:` too).
-// workspace.fs has no streaming: readChunks, openSequential, listDirs, writeFileAtomic, remove and realpathDirs use Node,
-// keeping memory constant on 1 GB files and listing a run's verifier folders on a worker thread, off the extension
-// host's thread. Folders of other schemes (virtual workspaces) are not read (package.json: virtualWorkspaces false).
+// workspace.fs has no streaming: readChunks, openSequential, listDirs, probeDirs, writeFileAtomic, remove and
+// realpathDirs use Node, keeping memory constant on 1 GB files and listing a run's verifier folders on a worker
+// thread, off the extension host's thread. Folders of other schemes (virtual workspaces) are not read.
 import * as vscode from 'vscode';
 import type { EntryType, FileStat, FsPort } from '../core/fs/port';
 import { NodeFs } from '../core/fs/nodeFs';

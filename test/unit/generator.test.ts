@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { repoRoot as findRepoRoot } from '../support/paths';
 import { spawnSync } from 'node:child_process';
 import { generateNemoRun, nemoEveryCase, nemoLarge, NEMO_T0, type NemoRunSpec } from '../../scripts/sample-runs/nemoGym';
 import { generateHarborJob, harborEveryCase, harborLarge } from '../../scripts/sample-runs/harborJob';
@@ -20,7 +21,7 @@ import { JobResultSchema, TrialConfigSchema, TrialResultSchema, JobLockSchema, A
 import { TrajectorySchema } from '../../src/core/schemas/atif';
 import { ViewerSummarySchema, ProjectSchema, ViewerTraceSchema, TrainingRunSchema } from '../../src/core/schemas/viewer';
 
-const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const repoRoot = findRepoRoot();
 const fixtures = path.resolve(repoRoot, '..', 'shared', 'fixtures');
 // One temp folder for the whole file, removed after its tests; each test takes fresh folders inside it.
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-gen-'));

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { repoRoot as findRepoRoot } from '../support/paths';
 import { spawnSync } from 'node:child_process';
 import { generateExamples } from '../../scripts/sample-runs/examples';
 
@@ -12,7 +13,7 @@ const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-inspect-'));
 after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
 
 const cli = path.resolve(__dirname, '..', '..', 'cli.js');
-const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const repoRoot = findRepoRoot();
 const fixtures = path.resolve(repoRoot, '..', 'shared', 'fixtures');
 
 function inspect(...args: string[]): { code: number | null; out: string; err: string } {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { repoRoot as findRepoRoot } from '../support/paths';
 import { NodeFs } from '../../src/core/fs/nodeFs';
 import { readNemoRollouts, readRunSummary } from '../../src/core/readers/runSummary';
 import type { Run } from '../../src/core/model';
@@ -14,7 +15,7 @@ const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-summary-reade
 after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
 
 const nfs = new NodeFs();
-const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const repoRoot = findRepoRoot();
 const fixtures = path.resolve(repoRoot, '..', 'shared', 'fixtures');
 
 function tmp(): string {

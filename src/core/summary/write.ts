@@ -2,8 +2,9 @@
 // FsPort.writeFileAtomic (temp file in the same folder, flush, rename), creating the folder when the run wrote nothing
 // there. It NEVER throws: what it could not do comes back as `error` (and Problems) for the caller to log.
 //
-// Temp files: FsPort.writeFileAtomic names them `.<summary name>.<pid>.<hex>.tmp` (atomicTempPath in fs/port.ts). A writer killed mid-write leaves
-// one behind; the next write removes those of writers that are no longer alive (when the FsPort can remove files).
+// Temp files: FsPort.writeFileAtomic names them `.<summary name>.<pid>.<hex>.tmp` (atomicTempPath in fs/port.ts). A
+// writer killed mid-write leaves one behind; the next write removes those of writers that are no longer alive (when
+// the FsPort can remove files).
 import { type FsPort, atomicTempPattern } from '../fs/port';
 import type { Problem } from '../model';
 import type { RunSummaryDocument } from '../schemas/runSummary';

@@ -4,13 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { repoRoot as findRepoRoot } from '../../support/paths';
 import type { Attempt, Outcome, Run, Task } from '../../../src/core/model';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
 import { evidenceToOpen, findAttempt, overviewModel } from '../../../src/views/runOverviewModel';
 import { OverviewModelSchema, parseHostMessage } from '../../../src/protocol/runOverview';
 
-const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
+const repoRoot = findRepoRoot();
 
 function attempt(taskId: string, index: number, outcome: Outcome, reward: number | null, extra: Partial<Attempt> = {}): Attempt {
   return { id: `${taskId}#${index}`, index, label: `#${index + 1}`, outcome, reward, evidence: [], missing: [], ...extra };
