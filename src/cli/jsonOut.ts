@@ -2,6 +2,7 @@
 // document, and one string of it (plus its bytes on the way out) would double the peak memory of `inspect --json`.
 // Containers near the top are walked by hand; anything deeper is stringified whole and re-indented.
 import type { Writable } from 'node:stream';
+import { safeJson } from '../core/terminalText';
 
 /** Containers this deep are walked by hand (document → runs → run → tasks → task); deeper ones stringified whole. */
 const WALK_DEPTH = 5;
@@ -47,7 +48,8 @@ export async function writeJson(out: Writable, value: unknown): Promise<void> {
   let size = 0;
   const flush = async () => {
     if (!buf.length) return;
-    const chunk = buf.join('');
+    // C1 and bidi controls from the run, which JSON.stringify leaves raw, escaped as \uXXXX (same JSON, safe terminal).
+    const chunk = safeJson(buf.join(''));
     buf = [];
     size = 0;
     if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));

@@ -82,6 +82,11 @@ export interface Evidence {
   namedBy?: string;
   /** For a ctrf.json: the failed tests it lists. */
   failedTests?: { name: string; message?: string }[];
+  /**
+   * The run's data names a path outside the run's folder: flagged, never read or opened (present is false, and it is
+   * not counted as missing).
+   */
+  outside?: boolean;
   /** For a multi-step trial's step folder: nested evidence of that step. */
   children?: Evidence[];
 }
@@ -188,6 +193,8 @@ export interface RunFile {
   /** Absolute path, or null when the run has no such file. */
   path: string | null;
   present: boolean;
+  /** The summary names a path outside the run's folder: flagged, never read, opened or written (present is false). */
+  outside?: boolean;
   /** Left by an earlier run under this run's name (stale_files). */
   stale?: boolean;
   isDir?: boolean;

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { formatReward } from './format';
 import { OUTCOMES, type Attempt, type Outcome, type Problem, type Task } from './model';
 import type { InspectDocument, InspectedRun } from './report';
+import { safeLine } from './terminalText';
 
 export interface TextOptions {
   /** Every task and every attempt (default: the tasks that need attention, capped at maxTasks). */
@@ -176,11 +177,12 @@ export function renderRunText(base: string, r: InspectedRun, opts: TextOptions =
     for (const p of r.problems.slice(0, o.maxProblems)) out.push(`    ${problemText(base, p)}`);
     if (r.problems.length > o.maxProblems) out.push(`    … ${r.problems.length - o.maxProblems} more (--json lists every one)`);
   }
-  return out.join('\n');
+  // Each entry is one line by construction; what the run supplied (ids, messages, paths) cannot act on the terminal.
+  return out.map(safeLine).join('\n');
 }
 
 export function renderText(doc: InspectDocument, base: string, opts: TextOptions = {}): string {
-  if (!doc.runs.length) return `No runs found under ${doc.root}\n`;
-  const head = `${doc.runs.length} run${doc.runs.length === 1 ? '' : 's'} under ${doc.root}`;
+  if (!doc.runs.length) return `No runs found under ${safeLine(doc.root)}\n`;
+  const head = safeLine(`${doc.runs.length} run${doc.runs.length === 1 ? "" : "s"} under ${doc.root}`);
   return `${head}\n\n${doc.runs.map((r) => renderRunText(base, r, opts)).join('\n\n')}\n`;
 }

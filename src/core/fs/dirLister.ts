@@ -59,9 +59,14 @@ const SMALL = 1 << 16;
 let buf = Buffer.allocUnsafe(SMALL);
 function read(p, max) {
   let fd;
-  try { fd = fs.openSync(p, 'r'); }
+  // Non-blocking open and the opened file's own type: a FIFO, a device or a socket is never read (it would block
+  // this thread, and every batch behind it, forever).
+  try { fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0)); }
   catch (e) { return e.code === 'ENOENT' || e.code === 'ENOTDIR' ? null : { error: e.message }; }
   try {
+    const st = fs.fstatSync(fd);
+    if (st.isDirectory()) return { error: 'a folder, not a file' };
+    if (!st.isFile()) return { error: 'not a regular file (a FIFO, a device or a socket): not read' };
     // Read up to the cap and one byte more: a file that fills it is over the cap (its size then comes from fstat).
     let n = 0;
     for (;;) {

@@ -13,6 +13,7 @@ import {
   type NormRepeat, type NormTask,
 } from './nemo/summaryShape';
 import { readVerdicts, verdictKey, type Health } from './nemo/verdicts';
+import { isInside, outsideMessage } from '../containment';
 
 /** Repeats whose evidence is checked at once. */
 const REPEAT_CONCURRENCY = 32;
@@ -142,6 +143,11 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     if (rel === null && staleKeys.has(key)) continue;
     if (rel === null) { files.push({ key, label: fileLabel(key), path: null, present: false }); continue; }
     const abs = resolveRel(root, rel);
+    if (!isInside(root, abs)) {
+      files.push({ key, label: fileLabel(key), path: abs, present: false, outside: true });
+      problems.push(problemAt(doc, ['files', key], 'warning', 'outside-run', outsideMessage(`files.${key}`, rel, root)));
+      continue;
+    }
     const st = await fs.stat(abs);
     files.push({ key, label: fileLabel(key), path: abs, present: st !== undefined, ...(st?.type === 'dir' ? { isDir: true } : {}) });
     if (!st) {
@@ -151,6 +157,11 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   }
   for (const x of stale) {
     const abs = resolveRel(root, x.rel);
+    if (!isInside(root, abs)) {
+      files.push({ key: x.key, label: `${fileLabel(x.key)} (stale)`, path: abs, present: false, stale: true, outside: true });
+      problems.push(problemAt(doc, x.jsonPath, 'warning', 'outside-run', outsideMessage(`stale_files.${x.key}`, x.rel, root)));
+      continue;
+    }
     const present = (await fs.stat(abs)) !== undefined;
     files.push({ key: x.key, label: `${fileLabel(x.key)} (stale)`, path: abs, present, stale: true });
     problems.push(problemAt(doc, x.jsonPath, 'warning', 'stale-file',
@@ -159,7 +170,8 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
 
   const outdated = ctx.virtual ? false : await outdatedBy(fs, doc, ctx.summaryPath, files, problems);
 
-  const rolloutsFile = files.find((f) => f.key === 'rollouts' && f.path);
+  // The rollouts the writer rewrites are only ever beside the summary (never where an outside files.rollouts points).
+  const rolloutsFile = files.find((f) => f.key === 'rollouts' && f.path && !f.outside && path.posix.dirname(f.path) === root);
   const rolloutsPath = ctx.rolloutsPath ?? rolloutsFile?.path ?? rolloutsPathForSummary(ctx.summaryPath);
 
   // Health verdicts, when the summary links them and they are still there.
@@ -202,7 +214,7 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   const missingPaths = Array.isArray(s.missing_paths) ? s.missing_paths : [];
   missingPaths.forEach((m, i) => {
     const rel = str(m);
-    if (!rel) return;
+    if (!rel || !isInside(root, resolveRel(root, rel))) return; // an outside path is flagged where its row names it
     const who = whoByMissing.get(resolveRel(root, rel));
     // A summary built in memory: the builder has already said so about the same path.
     if (ctx.virtual && extra.some((p) => p.code === 'missing-path' && p.message.includes(rel))) return;
@@ -282,7 +294,7 @@ interface RepeatResult {
  */
 async function prelist(fs: FsPort, root: string, logs: unknown[]): Promise<Map<string, [string, EntryType][] | undefined> | undefined> {
   if (!fs.listDirs) return undefined;
-  const dirs = [...new Set(logs.map((l) => str(l)).filter((l): l is string => !!l).map((l) => resolveRel(root, l)))];
+  const dirs = [...new Set(logs.map((l) => str(l)).filter((l): l is string => !!l).map((l) => resolveRel(root, l)).filter((d) => isInside(root, d)))];
   const out = new Map<string, [string, EntryType][] | undefined>();
   try {
     for (let i = 0; i < dirs.length; i += PRELIST_BATCH) {

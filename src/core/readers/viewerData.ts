@@ -9,6 +9,7 @@ import { DatasetMetaSchema, ViewerSummarySchema } from '../schemas/viewer';
 import { issueProblems, problemAt, readJsonDocument, type JsonDocument } from './jsonFile';
 import { crossCheckViewerSummary, type CellRewards } from './viewerCrossCheck';
 import { readViewerProject, supportLine, type ViewerProjectInfo } from './viewerProject';
+import { isInside, outsideMessage } from '../containment';
 
 export { readViewerTrainingRun } from './viewerTraining';
 export { readViewerProject } from './viewerProject';
@@ -124,13 +125,19 @@ async function readViewerTask(
       const trace = str(a.trace);
       if (trace) {
         const abs = path.posix.resolve(datasetDir, trace);
-        const present = await traceExists(abs);
-        evidence.push({ kind: 'trace', label: path.posix.basename(abs), path: abs, isDir: false, present,
-          ...(present ? {} : { namedBy: 'summary.json names it' }) });
-        if (!present) {
-          missing.push(abs);
-          problems.push(problemAt(doc, [...jsonPath, 'trace'], 'warning', 'missing-trace',
-            `${trace} (trace of ${id} ${cellKey} attempt ${attemptNo}) is not on disk`));
+        if (!isInside(datasetDir, abs)) {
+          evidence.push({ kind: 'trace', label: path.posix.basename(abs), path: abs, isDir: false, present: false, outside: true });
+          problems.push(problemAt(doc, [...jsonPath, 'trace'], 'warning', 'outside-run',
+            outsideMessage(`the trace of ${id} ${cellKey} attempt ${attemptNo}`, trace, datasetDir)));
+        } else {
+          const present = await traceExists(abs);
+          evidence.push({ kind: 'trace', label: path.posix.basename(abs), path: abs, isDir: false, present,
+            ...(present ? {} : { namedBy: 'summary.json names it' }) });
+          if (!present) {
+            missing.push(abs);
+            problems.push(problemAt(doc, [...jsonPath, 'trace'], 'warning', 'missing-trace',
+              `${trace} (trace of ${id} ${cellKey} attempt ${attemptNo}) is not on disk`));
+          }
         }
       }
       const adetails: Record<string, string | number | boolean | null> = { model, harness };

@@ -11,9 +11,13 @@ test('glob: ten `*a` against a 40-character name answers in well under 100 ms (r
   const name = `${'a'.repeat(39)}b`;
   for (const [g, p] of [['*a'.repeat(10), name], [`**/${'*a'.repeat(10)}`, `x/y/${name}`], [`${'*a'.repeat(30)}*c`, 'a'.repeat(200)],
     [`${'**/'.repeat(20)}*a*a*a/b`, `${'a/'.repeat(40)}c`]] as const) {
-    const t0 = performance.now();
-    assert.equal(globMatch(g, p), false);
-    const ms = performance.now() - t0;
+    // The fastest of five (a shared, loaded machine can pause any one call); a backtracking matcher takes > 30 s each.
+    let ms = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      assert.equal(globMatch(g, p), false);
+      ms = Math.min(ms, performance.now() - t0);
+    }
     assert.ok(ms < 100, `${g} against ${p.length} characters took ${ms.toFixed(1)} ms`);
   }
   assert.equal(globMatch('*a'.repeat(10), 'a'.repeat(40)), true);

@@ -7,6 +7,7 @@ import type { Evidence, EvidenceKind, Problem } from '../../model';
 import { readCtrfFailedTests } from '../ctrf';
 import { problemAt, type JsonDocument } from '../jsonFile';
 import { str, type JsonPath } from './summaryShape';
+import { isInside, outsideMessage } from '../../containment';
 
 /** An absolute POSIX path for a summary path (relative to the summary's folder, or already absolute). */
 export function resolveRel(root: string, rel: string): string {
@@ -58,7 +59,7 @@ export async function repeatEvidence(
   let dir: string | undefined;
   // The files of a verification sit in its log folder: one listing of it answers for all of them.
   const logsRel = str(raw.verifier_logs);
-  const logsAbs = logsRel ? resolveRel(root, logsRel) : undefined;
+  const logsAbs = logsRel && isInside(root, resolveRel(root, logsRel)) ? resolveRel(root, logsRel) : undefined;
   let listing: Map<string, EntryType> | undefined;
   let logsStat: { type: EntryType } | undefined;
   if (logsAbs && opts.listings?.has(logsAbs)) {
@@ -86,6 +87,11 @@ export async function repeatEvidence(
     const rel = str(raw[f.key]);
     if (!rel) continue;
     const abs = resolveRel(root, rel);
+    if (!isInside(root, abs)) {
+      evidence.push({ kind: f.kind, label: f.key === 'verifier_logs' ? 'verifier logs' : abs.split('/').pop() || rel, path: abs, isDir: f.isDir, present: false, outside: true });
+      problems.push(problemAt(doc, [...jsonPath, f.key], 'warning', 'outside-run', outsideMessage(`${f.key} of ${who}`, rel, root)));
+      continue;
+    }
     const st = await look(abs);
     const present = st !== undefined;
     const ev: Evidence = { kind: f.kind, label: abs.split('/').pop() || rel, path: abs, isDir: st ? st.type === 'dir' : f.isDir, present };
@@ -114,6 +120,12 @@ export async function repeatEvidence(
     if (!rel) continue;
     const abs = resolveRel(root, rel);
     if (missing.includes(abs)) continue;
+    if (!isInside(root, abs)) {
+      const { kind, isDir } = kindOfName(abs);
+      evidence.push({ kind, label: abs.split('/').pop() || rel, path: abs, isDir, present: false, outside: true });
+      problems.push({ file: doc.path, severity: 'warning', code: 'outside-run', message: outsideMessage(`the result row of ${who}`, rel, root) });
+      continue;
+    }
     const { kind, isDir } = kindOfName(abs);
     const present = (await fs.stat(abs)) !== undefined;
     if (!present) missing.push(abs);
