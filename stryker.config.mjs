@@ -60,8 +60,6 @@ export default {
     ...schemas.flatMap(schemaFunctionRanges),
     // vscode-free view code (the presentation logic of the host)
     'src/views/**/*.ts',
-    'src/tree/describe.ts', 'src/tree/nodes.ts', 'src/tree/outcomeStyle.ts', 'src/tree/tooltips.ts', 'src/tree/viewState.ts',
-    'src/webviews/overviewModel.ts',
   ],
   buildCommand: 'node esbuild.mjs',
   testRunner: 'tap',
