@@ -19,7 +19,7 @@ test('runFromWrittenSummary: the run a read of the written file gives, with no v
   let listed = 0;
   const counting: FsPort = Object.assign(Object.create(nodeFs) as FsPort, {
     readDir: (p: string) => { listed++; return nodeFs.readDir(p); },
-    listDirs: (ps: readonly string[]) => { listed += ps.length; return nodeFs.listDirs(ps); },
+    listDirs: (ps: readonly string[]) => { listed += ps.length; return nodeFs.listDirs!(ps); },
   });
   const fromMemory = await runFromWrittenSummary(counting, {
     path: res.path, document: res.document, text: new TextDecoder().decode(res.bytes), problems: res.problems,
