@@ -89,8 +89,10 @@ suite('write run summary command', () => {
     const missing = path.join(workspaceRoot(), 'nemo-gym', 'nowhere', 'none.jsonl');
     const result = await vscode.commands.executeCommand<WriteResult>('harborRuns.writeRunSummary', vscode.Uri.file(missing));
     assert.ok(result);
-    // The writer never throws: a run that wrote no rollouts still gets a summary that says so (rule 12).
-    if (!result.error) assert.ok(fs.existsSync(result.path));
+    // The writer never throws. A path where nothing of a run exists (a typo) is refused: an error, and nothing is
+    // created there (a run whose sidecars exist without rollouts still gets the seed's "no rollouts" summary).
+    assert.ok(result.error, 'a path with nothing of a run is refused');
+    assert.ok(!fs.existsSync(path.dirname(missing)), 'no folder was created for the typo');
     fs.rmSync(path.dirname(missing), { recursive: true, force: true });
     await a.refresh();
   });

@@ -113,7 +113,8 @@ export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): P
       ctx.log.info(`cancelled: ${target}`);
       void vscode.window.showInformationMessage(`Writing ${basename(target)} was cancelled; the previous file (if any) is unchanged.`);
     } else {
-      await showError(ctx.log, `Could not write the run summary: ${result.error}`);
+      // Not awaited: the command answers at once; the notification stays until the user closes it.
+      void showError(ctx.log, `Could not write the run summary: ${result.error}`);
     }
     return result;
   }
