@@ -35,15 +35,8 @@ export function money(v: number | null): string {
   return v === null ? '—' : `$${v < 0.01 && v > 0 ? v.toPrecision(2) : v.toFixed(4)}`;
 }
 
-export function duration(ms: number | null): string {
-  if (ms === null || !Number.isFinite(ms) || ms < 0) return '—';
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(Math.floor(s % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
-}
+/** Milliseconds as "1h 02m", "3m 04s", "5.2s"; "—" when unknown: the core's one formatter. */
+export { formatDuration as duration } from '../../src/core/trajectory/document';
 
 /** Appends `text` to `parent`, wrapping each case-insensitive occurrence of `query` in <mark> (text nodes only). */
 export function highlighted(parent: HTMLElement, text: string, query: string): number {
