@@ -69,6 +69,12 @@ Promise<{ document: RunSummaryDocument; problems: Problem[] }> {
     opts.unvalidated ? 'the caller' : 'the earlier summary', identity.agent, read.sel, summaryPath, problems);
   const tasks = await buildTasks(fs, rel, place.root, read.sel, unvalidated, read.prefetch, opts.signal);
   const missingPaths = listMissing(tasks, summaryPath, problems);
+  // An unknown schedule matters only for the tasks the summary lists (a validate whose tasks are all unvalidated lists none).
+  const scheduleUnknown = tasks.length > 0 ? read.scheduleUnknown : null;
+  if (scheduleUnknown) {
+    problems.push({ file: rollouts, severity: 'warning', code: 'schedule-unknown',
+      message: `the schedule is unknown: ${scheduleUnknown} (pass --num-repeats N)` });
+  }
   const labels = await taskSources(ctx, f, place, read, identity.taskset, summaryPath);
 
   const document: RunSummaryDocument = {
@@ -84,7 +90,7 @@ Promise<{ document: RunSummaryDocument; problems: Problem[] }> {
     missing_paths: missingPaths,
     unvalidated,
     skipped: opts.skipped ?? previous?.skipped ?? {},
-    ...(read.scheduleUnknown ? { schedule_unknown: read.scheduleUnknown } : {}),
+    ...(scheduleUnknown ? { schedule_unknown: scheduleUnknown } : {}),
     tasks,
   };
   return { document, problems };
@@ -156,8 +162,6 @@ async function readSelection(fs: FsPort, rel: PathRelator, place: RunPlace, f: F
       if (repeats === null && sel.tasks.size > 0) {
         scheduleUnknown = 'no file of this run records its schedule (no materialized inputs of its own, no rollouts, no failures) '
           + 'and the repeat count was not given: the tasks are listed with no repeat';
-        problems.push({ file: rollouts, severity: 'warning', code: 'schedule-unknown',
-          message: `the schedule is unknown: ${scheduleUnknown} (pass --num-repeats N)` });
       }
     }
   }

@@ -135,6 +135,11 @@ test('item 4: no repeat count is invented; it comes from the caller or a file of
   const given = await buildRunSummary(nodeFs, rollouts, { numRepeats: 2 });
   assert.deepEqual(given.document.tasks, [{ task_id: 'a', task_index: 0, repeats: [missing('a', 0), missing('a', 1)] }]);
   assert.equal(given.document.schedule_unknown, undefined);
+  // A validate whose every task is unvalidated lists no task: an unknown schedule is then not worth a word.
+  const validate = await buildRunSummary(nodeFs, rollouts, { identity: { agent: 'oracle_agent' }, unvalidated: { a: 'NO_REFERENCE_SOLUTION' } });
+  assert.deepEqual(validate.document.tasks, []);
+  assert.equal(validate.document.schedule_unknown, undefined);
+  assert.ok(!validate.problems.some((p) => p.code === 'schedule-unknown'));
   // A file of the run records it.
   fs.writeFileSync(path.join(dir, 'run_config.yaml'), 'num_repeats: 3\n');
   const recorded = await buildRunSummary(nodeFs, rollouts);
