@@ -76,6 +76,8 @@ export class RunStore extends Disposable {
   private loadedOnce = false;
   private queue: Promise<void> = Promise.resolve();
   private pendingPaths = new Set<string>();
+  /** Summaries put by putWrittenRun, with the size written: their own watcher event is not a change to re-read. */
+  private readonly written = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private firstPendingAt = 0;
   private readonly changed = this.register(new Emitter<StoreChange>((err) => this.log('error', `change listener failed: ${String(err)}`)));
@@ -227,6 +229,26 @@ export class RunStore extends Disposable {
     return e.run;
   }
 
+  /**
+   * The run of a summary just written (Write Run Summary), built from the writer's own document: it replaces the run
+   * the store read from the same rollouts (a virtual one) or from the summary before, without re-discovering or
+   * re-reading the folder. undefined when the store held no run for either file (discovery never listed it, e.g. it
+   * is excluded or in no workspace folder): the caller then re-discovers as before.
+   */
+  putWrittenRun(run: Run, summaryPath: string, rolloutsPath: string, bytesWritten: number): Promise<Run | undefined> {
+    return this.enqueue(async () => {
+      const replaced = [...this.entries].filter(([, e]) => e.candidate.anchor === summaryPath || e.candidate.anchor === rolloutsPath);
+      if (replaced.length === 0) return undefined;
+      const folder = replaced[0][1].folder;
+      for (const [id] of replaced) this.entries.delete(id);
+      const candidate: RunCandidate = { kind: 'nemo-gym', anchor: summaryPath, root: dirname(summaryPath), variant: 'summary' };
+      this.entries.set(run.id, { run, candidate, folder, prefixes: prefixesOf(run), readAt: Date.now(), readMs: 0 });
+      this.written.set(summaryPath, bytesWritten);
+      this.fire({});
+      return run;
+    });
+  }
+
   /** Re-discovers one folder: reads new runs, drops vanished ones; runs already known are kept as they are. */
   reloadFolder(folderPath: string, reread = false): Promise<void> {
     return this.enqueue(() => this.reloadFolderNow(folderPath, reread));
@@ -300,6 +322,7 @@ export class RunStore extends Disposable {
       const runIds = new Set<string>();
       const folders = new Set<string>();
       for (const p of paths) {
+        if (await this.isOwnWrite(p)) continue;
         const runs = this.runsAt(p);
         for (const r of runs) runIds.add(r.id);
         if (this.mayMakeRun(p, runs.length > 0)) {
@@ -310,6 +333,15 @@ export class RunStore extends Disposable {
       for (const id of runIds) await this.refreshOne(id);
       for (const f of folders) await this.reloadFolderNow(f, false);
     });
+  }
+
+  /** A change event of a summary putWrittenRun just showed, still the size written: nothing new to read (once). */
+  private async isOwnWrite(p: string): Promise<boolean> {
+    const size = this.written.get(p);
+    if (size === undefined) return false;
+    this.written.delete(p);
+    const st = await this.opts.fs.stat(p).catch(() => undefined);
+    return st?.size === size;
   }
 
   /** Whether a changed path can make a run appear or go that is not simply a re-read of the runs it lies in. */

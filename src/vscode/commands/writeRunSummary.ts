@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
 import { countRun } from '../../core/model';
 import { isRolloutsFile, isRunSummaryPath, runSummaryPathFor, writeRunSummary, type WriteResult } from '../../core/summary';
+import { runFromWrittenSummary } from '../../core/readers/runSummary';
 import { showError } from '../log';
 import { isTreeNode } from '../treeProvider';
 import type { HostContext } from '../hostContext';
@@ -63,9 +64,22 @@ function missingCount(run: Run | undefined, result: WriteResult): number {
 }
 
 /** Re-reads the folder of a written summary and returns its run (the written one replaces a virtual one). */
-async function reloadRunOf(ctx: HostContext, rollouts: string, summaryPath: string): Promise<Run | undefined> {
+/**
+ * The written summary's run. Built from the writer's own document (no second read of the run) when the store already
+ * shows a run of these rollouts or of this summary; otherwise the folder is re-discovered (the summary may be excluded
+ * by harborRuns.exclude, or new to the store).
+ */
+async function runOfWritten(ctx: HostContext, rollouts: string, result: WriteResult): Promise<Run | undefined> {
   const store = ctx.store;
   await store.ensureLoaded();
+  if (result.document && result.bytes) {
+    const run = await runFromWrittenSummary(ctx.fs, {
+      path: result.path, document: result.document, text: new TextDecoder().decode(result.bytes), problems: result.problems,
+    }, rollouts);
+    const put = await store.putWrittenRun(run, result.path, rollouts, result.bytes.length);
+    if (put) return put;
+  }
+  const summaryPath = result.path;
   const old = store.runForFile(rollouts) ?? store.runForFile(summaryPath);
   // A run already read from this summary is re-read; a virtual one (read from the rollouts) is replaced by
   // the summary's run when the folder is re-discovered.
@@ -119,7 +133,7 @@ export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): P
     return result;
   }
   ctx.log.info(`wrote ${result.path} in ${Date.now() - started} ms`);
-  const run = await reloadRunOf(ctx, rollouts, result.path);
+  const run = await runOfWritten(ctx, rollouts, result);
   if (run) {
     try {
       await ctx.treeView.reveal(ctx.treeProvider.nodeForRun(run), { select: true, focus: false, expand: true });

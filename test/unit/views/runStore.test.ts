@@ -10,6 +10,8 @@ import { RunStore, type StoreChange } from '../../../src/views/runStore';
 import { generateNemoRun, nemoEveryCase } from '../../../scripts/sample-runs/nemoGym';
 import { generateHarborJob } from '../../../scripts/sample-runs/harborJob';
 import { harborEveryCase } from '../../../scripts/sample-runs/harborSpec';
+import { runSummaryPathFor, writeRunSummary } from '../../../src/core/summary';
+import { runFromWrittenSummary } from '../../../src/core/readers/runSummary';
 
 async function setup() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-store-')).split(path.sep).join('/');
@@ -88,5 +90,38 @@ test('a watched job that finishes fires one completion (running → complete)', 
   } finally {
     store.dispose();
     fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('Write Run Summary: the written run replaces the virtual one without a second read, and its own write event re-reads nothing', async () => {
+  const { gen, store, done } = await setup();
+  try {
+    const rollouts = gen.rolloutsPath.split(path.sep).join('/');
+    const summary = runSummaryPathFor(rollouts);
+    fs.rmSync(summary, { force: true });
+    await store.ensureLoaded();
+    const virtual = store.runForFile(rollouts);
+    assert.ok(virtual?.summaryIsVirtual, 'without a summary the run is read from its rollouts');
+    const nodeFs = new NodeFs();
+    const result = await writeRunSummary(nodeFs, rollouts);
+    assert.ok(result.document && result.bytes, result.error);
+    const run = await runFromWrittenSummary(nodeFs, { path: result.path, document: result.document, text: new TextDecoder().decode(result.bytes), problems: result.problems }, rollouts);
+    const put = await store.putWrittenRun(run, result.path, rollouts, result.bytes.length);
+    assert.equal(put, run);
+    assert.equal(store.runForFile(summary), run, 'the store shows the written run');
+    assert.equal(store.runs().filter((r) => r.rolloutsPath === rollouts).length, 1, 'the virtual run is gone');
+    assert.ok(!run.summaryIsVirtual, 'the run is read from its summary');
+    store.notePathsChanged([summary]);
+    await store.whenIdle();
+    assert.equal(store.runForFile(summary), run, 'the write event of the summary itself is not re-read');
+    // A later real change of the summary is.
+    fs.appendFileSync(summary, '\n');
+    store.notePathsChanged([summary]);
+    await store.whenIdle();
+    assert.notEqual(store.runForFile(summary), run, 'a change after the write is re-read');
+    // A run the store never listed is not put (the caller re-discovers).
+    assert.equal(await store.putWrittenRun(run, '/elsewhere/x_run_summary.json', '/elsewhere/x.jsonl', 1), undefined);
+  } finally {
+    done();
   }
 });
