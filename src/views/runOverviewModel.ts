@@ -18,6 +18,27 @@ export interface OverviewOptions {
 const DEFAULT_MAX_TASKS = 5000;
 const DEFAULT_MAX_PROBLEMS = 500;
 
+// A run's text is clipped on the host before it is sent: the protocol caps every string (100,000 characters) and a
+// message that does not parse is dropped, which would leave the panel on "Loading run…" for one 100,000-character id.
+/** Longest label shown in the grid; the id (its hover) keeps up to MAX_ID. */
+const MAX_LABEL = 300;
+const MAX_ID = 4000;
+/** Longest message, path or value otherwise. */
+const MAX_TEXT = 4000;
+
+/** `s`, or its first `max` characters with how long it was. */
+export function clipText(s: string, max = MAX_TEXT): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length} characters)`;
+}
+
+/**
+ * The id the overview uses for a task or attempt (and sends back in `openAttempt`): the id itself, or for an id over
+ * MAX_ID characters its start and its position (unique within the run; findAttempt maps it back).
+ */
+export function overviewId(id: string, position: number): string {
+  return id.length <= MAX_ID ? id : `${id.slice(0, MAX_ID - 100)}… (${id.length} characters, #${position + 1})`;
+}
+
 function byIndex(a: Attempt, b: Attempt): number {
   return a.index - b.index;
 }
@@ -37,7 +58,7 @@ export function cellTooltip(task: Task, a: Attempt): string {
 
 function cellOf(task: Task, a: Attempt): OverviewCell {
   const reward = typeof a.reward === 'number' && Number.isFinite(a.reward) ? a.reward : null;
-  return { attemptId: a.id, label: a.label, outcome: a.outcome, reward, icon: OUTCOME_ICONS[a.outcome].id, tooltip: cellTooltip(task, a) };
+  return { attemptId: overviewId(a.id, a.index), label: clipText(a.label, MAX_LABEL), outcome: a.outcome, reward, icon: OUTCOME_ICONS[a.outcome].id, tooltip: cellTooltip(task, a) };
 }
 
 /** Columns, and for each task its attempts placed in them. */
@@ -54,7 +75,7 @@ function layout(run: Run, tasks: Task[]): { columns: OverviewColumn[]; place: (t
     const offset = new Map<string, number>();
     for (const c of cells) {
       offset.set(c, columns.length);
-      for (let i = 0; i < widths.get(c)!; i++) columns.push({ label: `#${i + 1}`, group: c || '(no cell)' });
+      for (let i = 0; i < widths.get(c)!; i++) columns.push({ label: `#${i + 1}`, group: clipText(c, MAX_LABEL) || '(no cell)' });
     }
     return {
       columns,
@@ -95,28 +116,29 @@ export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewMod
   };
   const shown = run.tasks.slice(0, maxTasks);
   const { columns, place } = layout(run, shown);
-  const tasks: OverviewTaskRow[] = shown.map((t) => ({
-    id: t.id,
-    label: t.label || t.id,
+  const tasks: OverviewTaskRow[] = shown.map((t, i) => ({
+    id: overviewId(t.id, i),
+    label: clipText(t.label || t.id, MAX_LABEL),
     cells: place(t).map((a) => (a ? cellOf(t, a) : null)),
     passAtK: taskPassAtK(t.attempts.map((a) => a.reward), k),
     outcomes: [...new Set<Outcome>(t.attempts.map((a) => a.outcome))],
   }));
   // The tasks the Runs tree lists in a run's "Problems" group besides its problems: the same count in both places.
   const leftOut: OverviewLeftOut[] = [
-    ...run.skipped.map((r) => ({ taskId: r.taskId, which: 'skipped' as const, reason: r.reason })),
-    ...run.unvalidated.map((r) => ({ taskId: r.taskId, which: 'unvalidated' as const, reason: r.reason })),
+    ...run.skipped.map((r) => ({ taskId: clipText(r.taskId), which: 'skipped' as const, reason: clipText(r.reason) })),
+    ...run.unvalidated.map((r) => ({ taskId: clipText(r.taskId), which: 'unvalidated' as const, reason: clipText(r.reason) })),
   ];
   const problems: OverviewProblemRow[] = run.problems.slice(0, maxProblems).map((p, index) => ({
-    index, file: p.file, displayFile: relativeInside(run.root, p.file), line: p.line, severity: p.severity, code: p.code, message: p.message,
+    index, file: clipText(p.file), displayFile: clipText(relativeInside(run.root, p.file)), line: p.line, severity: p.severity,
+    code: clipText(p.code, MAX_LABEL), message: clipText(p.message),
   }));
   return {
     runId: run.id,
-    label: run.label,
+    label: clipText(run.label, MAX_LABEL),
     kind: run.kind,
     state: run.state,
-    root: run.root,
-    identity: Object.entries(run.identity).map(([key, v]) => [key, v ?? null] as [string, string | null]),
+    root: clipText(run.root),
+    identity: Object.entries(run.identity).map(([key, v]) => [clipText(key, MAX_LABEL), v == null ? null : clipText(v)] as [string, string | null]),
     counts: {
       total: c.total,
       measured: c.measured,
@@ -138,8 +160,8 @@ export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewMod
 
 /** The attempt a cell stands for (host side of `openAttempt`). */
 export function findAttempt(run: Run, taskId: string, attemptId: string): { task: Task; attempt: Attempt } | undefined {
-  const task = run.tasks.find((t) => t.id === taskId);
-  const attempt = task?.attempts.find((a) => a.id === attemptId);
+  const task = run.tasks.find((t, i) => overviewId(t.id, i) === taskId);
+  const attempt = task?.attempts.find((a) => overviewId(a.id, a.index) === attemptId);
   return task && attempt ? { task, attempt } : undefined;
 }
 

@@ -111,8 +111,10 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
     const md = tooltipOf(node);
     if (md !== undefined) {
-      const s = new vscode.MarkdownString(md);
-      s.supportThemeIcons = false;
+      // The text is a run's (escaped by tooltipOf): no command links, no HTML, no $(icon) syntax, whatever it says.
+      const s = new vscode.MarkdownString(md, false);
+      s.isTrusted = false;
+      s.supportHtml = false;
       item.tooltip = s;
     }
     return item;

@@ -6,14 +6,35 @@ import { formatReward } from '../../core/format';
 import { formatDuration, runCounts, taskDescription } from './describe';
 import type { TreeNode } from './nodes';
 
-/** Escapes Markdown so text from run files (exception messages, task ids) renders literally. */
-export function escapeMd(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
+/** C0/C1 controls and bidi overrides: shown as visible escapes (a bidi override reorders what a tooltip displays). */
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Longest text of a run a tooltip quotes (a 100,000-character id would make a hover nobody can read). */
+const MAX_QUOTED = 2000;
+
+function visible(s: string): string {
+  if (s.length > MAX_QUOTED) s = `${s.slice(0, MAX_QUOTED)}… (${s.length} characters)`;
+  return s.replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-function code(s: string): string {
-  const ticks = s.includes('`') ? '``' : '`';
-  return `${ticks}${s.replace(/\n/g, ' ')}${ticks}`;
+/**
+ * Escapes Markdown so text from run files (exception messages, task ids) renders literally: every ASCII punctuation
+ * character is backslash-escaped (CommonMark lets any of them be), so no link, image, autolink (`https\:\/\/…`,
+ * `<command:…>`), HTML, heading, list, table or emphasis can start; control and bidi characters are shown as `\uXXXX`.
+ */
+export function escapeMd(s: string): string {
+  return visible(s).replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+}
+
+/**
+ * An inline code span that `s` cannot leave: its fence is one backtick longer than the longest run of backticks in
+ * `s`, padded with spaces (CommonMark strips one space each side), newlines folded to spaces.
+ */
+export function code(s: string): string {
+  const text = visible(s).replace(/[\r\n]+/g, ' ');
+  const longest = (text.match(/`+/g) ?? []).reduce((m, r) => Math.max(m, r.length), 0);
+  const fence = '`'.repeat(longest + 1);
+  return `${fence} ${text} ${fence}`;
 }
 
 function line(label: string, value: string | undefined | null): string | undefined {

@@ -134,3 +134,27 @@ test('the model of every example run is a valid init message', async () => {
   }
   assert.deepEqual([...kinds].sort(), ['harbor-job', 'nemo-gym', 'viewer-data']);
 });
+
+test('a 100,000-character task id and label: the init message still parses (clipped), and a click finds the attempt', () => {
+  const long = 'x'.repeat(100_000);
+  const twin = `${long}y`; // the same first 100,000 characters: clipped ids must still differ
+  const r = run([
+    { id: long, label: '', attempts: [attempt(long, 0, 'passed', 1)] },
+    { id: twin, label: twin, attempts: [attempt(twin, 0, 'failed', 0)] },
+  ], { label: long, identity: { agent: long, model: null } });
+  r.problems.push({ file: `/r/job/${long}`, severity: 'warning', code: 'x', message: long });
+  const m = overviewModel(r);
+  const parsed = parseHostMessage({ type: 'init', model: m });
+  assert.equal(parsed.ok, true, parsed.ok ? '' : parsed.error);
+  assert.ok(m.tasks[0].label.length < 400 && m.tasks[0].label.includes('100000 characters'), 'label clipped, its length said');
+  assert.ok(m.tasks[0].id.length <= 4000);
+  assert.notEqual(m.tasks[0].id, m.tasks[1].id);
+  const hit = findAttempt(r, m.tasks[1].id, m.tasks[1].cells[0]!.attemptId);
+  assert.equal(hit?.task.id, twin);
+  assert.equal(hit?.attempt.outcome, 'failed');
+  assert.equal(findAttempt(r, m.tasks[0].id, m.tasks[0].cells[0]!.attemptId)?.task.id, long);
+  // Short ids are sent unchanged.
+  const small = overviewModel(run([{ id: 't1', label: 'one', attempts: [attempt('t1', 0, 'passed', 1)] }]));
+  assert.equal(small.tasks[0].id, 't1');
+  assert.equal(small.tasks[0].cells[0]!.attemptId, 't1#0');
+});

@@ -122,7 +122,7 @@ test('tooltips escape what runs wrote', () => {
   const tasks = childrenOf(makeRunNode(r), ctx()) as TreeNode[];
   const a = (childrenOf(tasks[2], ctx()) as TreeNode[])[0];
   const md = tooltipOf(a) ?? '';
-  assert.match(md, /`AgentTimeoutError`/);
+  assert.match(md, /` AgentTimeoutError `/);
   assert.ok(md.includes('\\<img') && !/[^\\]<img/.test(md), 'raw HTML is escaped');
   assert.ok(md.includes('\\*\\*bold\\*\\*'));
 });
