@@ -6,7 +6,7 @@ import { commands } from './commands';
 export const USAGE = `harbor-runs — inspect Harbor runs (NeMo Gym run summaries, Harbor job folders, viewer data dirs)
 
 Usage:
-  harbor-runs inspect <path> [--all] [--json] [--include GLOB]... [--exclude GLOB]...
+  harbor-runs inspect <path> [--all] [--json] [--include GLOB]... [--exclude GLOB]... [--max-folders N]
   harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE] [--target T] [--agent A]
   harbor-runs signatures <rollouts.jsonl> [--out FILE]
   harbor-runs trajectory <trajectory.json> [--json]

@@ -9,6 +9,7 @@ import { excludesFolder, matchesAny } from './glob';
 import { RUN_SUMMARY_SUFFIX as SUMMARY_SUFFIX, isRolloutsFile, rolloutsStem } from './summary/paths';
 import { isHarborJobDir } from './readers/harborJob';
 import { parseJsonBounded } from './jsonDepth';
+import { isInside } from './containment';
 
 export type RunVariant = 'summary' | 'rollouts' | 'job' | 'dataset' | 'training';
 
@@ -30,6 +31,49 @@ export interface DiscoverOptions {
   maxDirs?: number;
   /** Folders read at once (default 8). */
   concurrency?: number;
+  /** Filled with what discovery did not look at, and why: links not followed, the folder cap reached. */
+  report?: DiscoveryReport;
+}
+
+/** A link discovery did not follow. */
+export interface SkippedLink {
+  /** The link, as found below the root. */
+  path: string;
+  /** Where it resolves to. */
+  target: string;
+  /** 'outside': it leaves the folder searched (never followed); 'inside': its target is read at its own path. */
+  why: 'outside' | 'inside';
+}
+
+export interface DiscoveryReport {
+  links: SkippedLink[];
+  /** Set when discovery stopped at maxDirs folders: the cap, and how many folders it had found and not read. */
+  capped?: { maxDirs: number; notRead: number };
+  /** False when the file system cannot resolve links (they were then not recognised; depth and the cap still bound). */
+  linksResolved: boolean;
+}
+
+export function emptyDiscoveryReport(): DiscoveryReport {
+  return { links: [], linksResolved: true };
+}
+
+/** One line for a person: a link discovery did not follow, and why. */
+export function describeLink(root: string, l: SkippedLink): string {
+  const rel = path.posix.relative(root, l.path) || '.';
+  return l.why === 'outside'
+    ? `${rel} is a link to ${l.target}, outside ${root}: not followed`
+    : `${rel} is a link to ${l.target}: read there, once`;
+}
+
+/** One line for a person: where discovery stopped. */
+export function describeCap(c: NonNullable<DiscoveryReport['capped']>): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `stopped after ${n(c.maxDirs)} folders: ${n(c.notRead)} folder${c.notRead === 1 ? '' : 's'} found (and what is below them) not read`;
+}
+
+/** The real path of a path (every link resolved), or undefined when it is not there or the file system cannot say. */
+export async function realPathOf(fs: FsPort, p: string): Promise<string | undefined> {
+  return fs.realpath ? fs.realpath(p) : undefined;
 }
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', '.mypy_cache', '.pytest_cache', '.tox']);
@@ -138,6 +182,25 @@ async function fileCandidate(fs: FsPort, file: string): Promise<RunCandidate[]> 
   return [];
 }
 
+/**
+ * The runs whose anchor file is inside the root once links are resolved: a `x_run_summary.json` (or rollouts,
+ * summary.json, run.json) that is a link leaving the root is reported and not read.
+ */
+async function containedRuns(fs: FsPort, root: string, rootReal: string, runs: RunCandidate[], report?: DiscoveryReport): Promise<RunCandidate[]> {
+  const out: RunCandidate[] = [];
+  for (const c of runs) {
+    if (c.anchor === c.root) { out.push(c); continue; } // a job folder: checked as a folder
+    // A quality_summary.json may name a rollouts file anywhere (`../../x.jsonl`): only those inside the root count.
+    const real = isInside(root, c.anchor) ? await realPathOf(fs, c.anchor) : c.anchor;
+    if (real !== undefined && !isInside(rootReal, real)) {
+      report?.links.push({ path: c.anchor, target: real, why: 'outside' });
+      continue;
+    }
+    out.push(c);
+  }
+  return out;
+}
+
 function rel(root: string, p: string): string {
   const r = path.posix.relative(root, p);
   return r === '' ? '.' : r;
@@ -167,14 +230,26 @@ export async function discoverRuns(fs: FsPort, root: string, opts: DiscoverOptio
     };
     const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
     let visited = 0;
+    // Each real folder is read once, at its own path: a folder reached through a link whose target is inside the root
+    // is skipped (the target is read where it is: a `latest` link lists nothing twice, `loop -> ..` ends there); a
+    // link leaving the root is never followed (`everything -> /` does not scan the machine). Both are reported.
+    const rootReal = (await realPathOf(fs, root)) ?? root;
     const worker = async () => {
       for (;;) {
         const next = queue.shift();
         if (!next || visited >= maxDirs) return;
+        if (next.depth > 0) {
+          const real = await realPathOf(fs, next.dir);
+          const lexical = rootReal === '/' ? next.dir.slice(root.length) || '/' : rootReal + next.dir.slice(root.length);
+          if (real !== undefined && real !== lexical) {
+            opts.report?.links.push({ path: next.dir, target: real, why: isInside(rootReal, real) ? 'inside' : 'outside' });
+            continue;
+          }
+        }
         visited++;
         const entries = await fs.readDir(next.dir);
         const f = await inspectFolder(fs, next.dir, entries, projectOk);
-        found.push(...f.runs);
+        found.push(...await containedRuns(fs, root, rootReal, f.runs, opts.report));
         if (f.stop || next.depth >= maxDepth) continue;
         for (const [name, type] of entries) {
           if (type !== 'dir' || SKIP_DIRS.has(name) || f.skip.has(name) || name.startsWith('resources-session-')) continue;
@@ -187,6 +262,11 @@ export async function discoverRuns(fs: FsPort, root: string, opts: DiscoverOptio
     };
     // Workers stop when the queue is momentarily empty; rerun until nothing is left.
     while (queue.length && visited < maxDirs) await Promise.all(Array.from({ length: concurrency }, worker));
+    if (opts.report) {
+      if (queue.length) opts.report.capped = { maxDirs, notRead: queue.length };
+      opts.report.linksResolved = fs.realpath !== undefined;
+      opts.report.links.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    }
   }
   const seen = new Set<string>();
   found = found.filter((c) => {

@@ -3,7 +3,7 @@
 // view through change events. vscode-free, so it runs under plain Node tests too.
 import type { FsPort } from '../core/fs/port';
 import type { Run, RunState } from '../core/model';
-import { discoverRuns, type RunCandidate } from '../core/discovery';
+import { type DiscoveryReport, describeCap, describeLink, discoverRuns, emptyDiscoveryReport, type RunCandidate } from '../core/discovery';
 import { readCandidate } from '../core/load';
 import { isAtomicTempPath } from '../core/fs/port';
 import { dirname, isWithin as within } from '../core/paths';
@@ -29,7 +29,7 @@ export interface RunCompletion {
 export interface RunStoreOptions {
   fs: FsPort;
   folders: () => StoreFolder[];
-  filters: () => { include: string[]; exclude: string[] };
+  filters: () => { include: string[]; exclude: string[]; maxDirs?: number };
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** Quiet time before changed paths are re-read (ms). */
   debounceMs?: number;
@@ -72,6 +72,8 @@ const RUN_MAKERS = /(\.jsonl|_run_summary\.json|\/result\.json|\/config\.json|\/
 
 export class RunStore extends Disposable {
   private readonly entries = new Map<string, Entry>();
+  /** Per workspace folder, what its last discovery did not look at (links not followed, the folder cap). */
+  private readonly reports = new Map<string, DiscoveryReport>();
   private loading: Promise<void> | undefined;
   private loadedOnce = false;
   private queue: Promise<void> = Promise.resolve();
@@ -165,10 +167,33 @@ export class RunStore extends Disposable {
     return p;
   }
 
+  /**
+   * What discovery did not look at, one line each, per workspace folder that has any: links it did not follow (at
+   * most `max` of them, then how many more), where the folder cap stopped it, whether links could be resolved at all.
+   */
+  discoveryNotes(max = 20): { folder: string; name: string; notes: string[] }[] {
+    const out: { folder: string; name: string; notes: string[] }[] = [];
+    for (const f of this.opts.folders()) {
+      const r = this.reports.get(f.path);
+      if (!r) continue;
+      const notes = r.links.slice(0, max).map((l) => describeLink(f.path, l));
+      if (r.links.length > max) notes.push(`${r.links.length - max} more links not followed`);
+      if (r.capped) notes.push(`${describeCap(r.capped)} (harborRuns.maxFolders raises the cap)`);
+      if (!r.linksResolved) notes.push('links could not be resolved on this file system: a link was read as a folder');
+      if (notes.length) out.push({ folder: f.path, name: f.name, notes });
+    }
+    return out;
+  }
+
   private async discover(folder: StoreFolder): Promise<RunCandidate[]> {
-    const { include, exclude } = this.opts.filters();
+    const { include, exclude, maxDirs } = this.opts.filters();
+    const report = emptyDiscoveryReport();
     try {
-      return await discoverRuns(this.opts.fs, folder.path, { include, exclude });
+      const found = await discoverRuns(this.opts.fs, folder.path, { include, exclude, maxDirs, report });
+      this.reports.set(folder.path, report);
+      for (const l of report.links) this.log('info', `discovery: ${describeLink(folder.path, l)}`);
+      if (report.capped) this.log('warn', `discovery in ${folder.path}: ${describeCap(report.capped)}`);
+      return found;
     } catch (e) {
       this.log('error', `discovery failed in ${folder.path}: ${(e as Error).stack ?? String(e)}`);
       return [];

@@ -81,7 +81,7 @@ export class HostContext extends Disposable implements HarborRunsApi {
     this.store = this.register(new RunStore({
       fs: this.fs,
       folders: workspaceFolders,
-      filters: () => { const s = readSettings(); return { include: s.include, exclude: s.exclude }; },
+      filters: () => { const s = readSettings(); return { include: s.include, exclude: s.exclude, maxDirs: s.maxFolders }; },
       log: (level, message) => this.log[level](message),
     }));
     this.treeProvider = this.register(new RunsTreeProvider(this.store, this.fs));
@@ -140,7 +140,7 @@ export class HostContext extends Disposable implements HarborRunsApi {
       if (this.watching) this.watchers.update();
     }));
     this.register(onSettingsChanged((key) => {
-      if ((key === 'include' || key === 'exclude') && this.store.isLoaded) void this.store.reload();
+      if ((key === 'include' || key === 'exclude' || key === 'maxFolders') && this.store.isLoaded) void this.store.reload();
       if (key === 'autoRefresh' && this.watching) this.watchers.update();
     }));
     this.updateFilterUi();

@@ -8,6 +8,8 @@ export interface Settings {
   exclude: string[];
   autoRefresh: boolean;
   notifyOnCompletion: boolean;
+  /** Folders discovery reads per workspace folder before it stops (and says so). */
+  maxFolders: number;
 }
 
 function strings(v: unknown): string[] {
@@ -21,12 +23,13 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     exclude: strings(c.get('exclude')),
     autoRefresh: c.get<boolean>('autoRefresh', true),
     notifyOnCompletion: c.get<boolean>('notifyOnCompletion', true),
+    maxFolders: Math.max(1, Math.floor(Number(c.get('maxFolders', 50_000))) || 50_000),
   };
 }
 
 export function onSettingsChanged(listener: (key: keyof Settings) => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((e) => {
-    for (const k of ['include', 'exclude', 'autoRefresh', 'notifyOnCompletion'] as const) {
+    for (const k of ['include', 'exclude', 'autoRefresh', 'notifyOnCompletion', 'maxFolders'] as const) {
       if (e.affectsConfiguration(`${SECTION}.${k}`)) listener(k);
     }
   });

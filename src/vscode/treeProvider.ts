@@ -89,7 +89,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       const live = new Set(this.store.runs().map((r) => r.id));
       for (const id of [...this.runNodes.keys()]) if (!live.has(id)) this.runNodes.delete(id);
       void vscode.commands.executeCommand('setContext', 'harborRuns.noRuns', live.size === 0);
-      const children = rootChildren(byFolder, this.stateValue, (r, p) => this.runNode(r, p));
+      const children = rootChildren(byFolder, this.stateValue, (r, p) => this.runNode(r, p), this.store.discoveryNotes());
       startupMark('tree first level', ` (${live.size} runs; asked → answered ${(performance.now() - asked).toFixed(1)} ms)`);
       return children;
     }

@@ -64,4 +64,9 @@ export class VscodeFs implements FsPort {
   realpathDirs(p: string): Promise<string> {
     return this.node.realpathDirs(p);
   }
+
+  /** Links resolved by Node: the extension runs where the files are, so workspace paths are local to it. */
+  realpath(p: string): Promise<string | undefined> {
+    return this.node.realpath(p);
+  }
 }

@@ -10,8 +10,10 @@ import { NodeFs } from '../../core/fs/nodeFs';
 import { loadRuns } from '../../core/load';
 import { inspectDocument, renderText } from '../../core/report';
 import { writeJson } from '../jsonOut';
+import { describeCap, describeLink, emptyDiscoveryReport } from '../../core/discovery';
+import { safeLine } from '../../core/terminalText';
 
-const USAGE = 'usage: harbor-runs inspect <path> [--all] [--json] [--include GLOB]... [--exclude GLOB]...\n';
+const USAGE = 'usage: harbor-runs inspect <path> [--all] [--json] [--include GLOB]... [--exclude GLOB]... [--max-folders N]\n';
 
 /** An absolute POSIX path for a command-line path. */
 function toPosixAbsolute(p: string): string {
@@ -21,7 +23,7 @@ function toPosixAbsolute(p: string): string {
 export async function run(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs(argv, { flags: ['json', 'all', 'help'], values: ['include', 'exclude'] });
+    args = parseArgs(argv, { flags: ['json', 'all', 'help'], values: ['include', 'exclude', 'max-folders'] });
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`harbor-runs inspect: ${e.message}\n${USAGE}`);
@@ -51,10 +53,21 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`harbor-runs inspect: cannot read ${given}: ${(e as Error).message}\n`);
     return 1;
   }
+  const maxFolders = args.values.get('max-folders')?.at(-1);
+  if (maxFolders !== undefined && !/^[1-9]\d*$/.test(maxFolders)) {
+    process.stderr.write(`harbor-runs inspect: --max-folders takes a positive whole number, not ${safeLine(maxFolders)}\n${USAGE}`);
+    return 2;
+  }
+  const report = emptyDiscoveryReport();
   const runs = await loadRuns(fs, [root], {
     include: args.values.get('include') ?? [],
     exclude: args.values.get('exclude') ?? [],
+    report,
+    ...(maxFolders ? { maxDirs: Number(maxFolders) } : {}),
   });
+  // What discovery did not look at is said on stderr (stdout stays the runs): links it did not follow, its cap.
+  for (const l of report.links) process.stderr.write(`harbor-runs inspect: ${safeLine(describeLink(root, l))}\n`);
+  if (report.capped) process.stderr.write(`harbor-runs inspect: ${describeCap(report.capped)} (--max-folders N raises the cap)\n`);
   const doc = inspectDocument(root, runs);
   if (args.flags.has('json')) {
     await writeJson(process.stdout, doc);

@@ -224,6 +224,14 @@ export class NodeFs implements FsPort {
     await fsp.rm(p, { force: true });
   }
 
+  async realpath(p: string): Promise<string | undefined> {
+    try {
+      return (await fsp.realpath(p)).split(path.sep).join('/');
+    } catch {
+      return undefined;
+    }
+  }
+
   async realpathDirs(p: string): Promise<string> {
     try {
       return path.join(await fsp.realpath(path.dirname(p)), path.basename(p));

@@ -139,4 +139,9 @@ export interface FsPort {
   remove?(path: string): Promise<void>;
   /** The path with its folders' symlinks resolved and its own name kept; the path itself when it cannot be resolved. */
   realpathDirs(path: string): Promise<string>;
+  /**
+   * Optional: the path with every link resolved (its own name too), undefined when nothing is there. Absent where the
+   * file system cannot resolve links: discovery and the host then contain paths by their text only, and say so.
+   */
+  realpath?(path: string): Promise<string | undefined>;
 }

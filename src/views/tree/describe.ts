@@ -202,6 +202,6 @@ export function describe(n: TreeNode): ItemSpec {
         contextValue: 'missing-path', path: n.path, click: 'explain-missing', flag: { badge: '!', severity: 'error', reason: `not on disk: ${n.path}` },
       };
     case 'message':
-      return { id: n.id, label: n.text, icon: { id: 'filter' }, collapsible: 'none', contextValue: 'message', click: 'none' };
+      return { id: n.id, label: n.text, icon: { id: n.icon ?? 'filter' }, collapsible: 'none', contextValue: 'message', click: 'none' };
   }
 }

@@ -19,7 +19,7 @@ export interface ProblemsGroupNode extends Base { kind: 'problems'; run: Run }
 export interface ProblemNode extends Base { kind: 'problem'; run: Run; problem: Problem }
 export interface ReasonNode extends Base { kind: 'reason'; run: Run; reason: NamedReason; which: 'unvalidated' | 'skipped' }
 export interface MissingPathNode extends Base { kind: 'missing-path'; run: Run; attempt: Attempt; path: string }
-export interface MessageNode extends Base { kind: 'message'; text: string }
+export interface MessageNode extends Base { kind: 'message'; text: string; icon?: string }
 
 export type TreeNode =
   | FolderNode | RunNode | TaskNode | AttemptNode | EvidenceNode | FailedTestNode | EntryNode
@@ -137,9 +137,14 @@ export function rootChildren(
   byFolder: { folder: string; name: string; runs: Run[] }[],
   state: ViewState,
   runNodeFor: (run: Run, parent?: TreeNode) => RunNode,
+  notes: { folder: string; name: string; notes: string[] }[] = [],
 ): TreeNode[] {
+  // What discovery did not look at (links not followed, the folder cap), after the runs: said, never silent.
+  const said: TreeNode[] = notes.flatMap((f) => f.notes.map((text, i): MessageNode => ({
+    kind: 'message', id: `note:${f.folder}:${i}`, text: byFolder.length > 1 ? `${f.name}: ${text}` : text, icon: 'info',
+  })));
   const withRuns = byFolder.filter((f) => f.runs.length > 0);
-  if (withRuns.length > 1) return withRuns.map((f): FolderNode => ({ kind: 'folder', id: `folder:${f.folder}`, folder: f.folder, name: f.name }));
+  if (withRuns.length > 1) return [...withRuns.map((f): FolderNode => ({ kind: 'folder', id: `folder:${f.folder}`, folder: f.folder, name: f.name })), ...said];
   const runs = withRuns.length === 1 ? withRuns[0].runs : [];
-  return runs.filter((r) => runVisible(r, state)).map((r) => runNodeFor(r));
+  return [...runs.filter((r) => runVisible(r, state)).map((r) => runNodeFor(r)), ...said];
 }
