@@ -354,3 +354,32 @@ test('the folders listed up front (listDirs) give the same run as a listing per 
   assert.deepEqual(a, b);
   assert.ok(a.problems.some((p) => p.code === 'missing-evidence'));
 });
+
+test('the ctrf.json files read up front (gather) give the same run as a read per repeat, and only those of repeats that did not pass', async () => {
+  const { generateNemoRun, nemoEveryCase } = await import('../../scripts/sample-runs/nemoGym');
+  const { writeRunSummary } = await import('../../src/core/summary');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-gather-'));
+  try {
+    const gen = await generateNemoRun(path.join(dir, 'run'), nemoEveryCase());
+    const w = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), { skipped: gen.skipped, unvalidated: gen.unvalidated });
+    assert.equal(w.error, undefined);
+    const read: string[] = [];
+    const counting: typeof nfs = Object.assign(Object.create(nfs) as typeof nfs, {
+      gather: (l: readonly string[], r: readonly { path: string; maxBytes: number }[], s?: readonly string[]) => {
+        read.push(...r.map((x) => x.path));
+        return nfs.gather(l, r, s);
+      },
+    });
+    const perRepeat: typeof nfs = Object.assign(Object.create(nfs) as typeof nfs, { gather: undefined, listDirs: undefined });
+    const a = await readRunSummary(counting, w.path);
+    const b = await readRunSummary(perRepeat, w.path);
+    assert.deepEqual(a, b);
+    const ctrfs = a.tasks.flatMap((t) => t.attempts.filter((x) => x.evidence.some((e) => e.kind === 'ctrf' && e.failedTests)));
+    assert.ok(ctrfs.length > 0, 'some repeat shows failed tests from its ctrf.json');
+    assert.ok(read.length > 0 && read.every((p) => p.endsWith('/ctrf.json')));
+    const passedDirs = a.tasks.flatMap((t) => t.attempts.filter((x) => x.outcome === 'passed').map((x) => x.dir));
+    assert.ok(read.every((p) => !passedDirs.includes(path.posix.dirname(p))), 'no ctrf.json of a passed repeat is read');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -3,20 +3,17 @@
 // path. A rollouts file with no summary yet is read through the summary built in memory (readNemoRollouts).
 import * as path from 'node:path';
 import type { EntryType, FsPort } from '../fs/port';
-import type { Attempt, FailureDetail, NamedReason, Problem, Run, RunFile, Task } from '../model';
-import { classifyNemoRepeat } from '../outcome';
+import type { NamedReason, Problem, Run, RunFile } from '../model';
 import { buildRunSummary, cleanStaleTemps, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX, UnreadableRunFile } from '../summary';
 import { issueProblems, parseJsonDocument, problemAt, readJsonDocument, type JsonDocument } from './jsonFile';
-import { repeatEvidence, resolveRel } from './nemo/repeatEvidence';
+import { resolveRel } from './nemo/repeatEvidence';
+import { readTasks } from './nemo/repeats';
 import {
-  SummaryReadSchema, bool, fileLabel, isObj, normFiles, normNamed, normStale, normTasks, num, str,
-  type NormRepeat, type NormTask,
+  SummaryReadSchema, fileLabel, isObj, normFiles, normNamed, normStale, normTasks, str,
 } from './nemo/summaryShape';
-import { readVerdicts, verdictKey, type Health } from './nemo/verdicts';
+import { readVerdicts, type Health } from './nemo/verdicts';
 import { isInside, outsideMessage } from '../containment';
-
-/** Repeats whose evidence is checked at once. */
-const REPEAT_CONCURRENCY = 32;
+import { gather } from '../fs/gather';
 
 
 /**
@@ -64,6 +61,9 @@ interface SummaryContext {
   listings?: ReadonlyMap<string, [string, EntryType][] | undefined>;
 }
 
+/** ctrf.json stats asked per batch by runFromWrittenSummary. */
+const CTRF_STAT_BATCH = 2048;
+
 /**
  * The run of a summary writeRunSummary just wrote, from the document in memory: its evidence is what the writer found
  * a moment ago (each verifier folder's listing is taken from the document's own paths), so the run's folders are not
@@ -89,6 +89,13 @@ export async function runFromWrittenSummary(fs: FsPort, written: { path: string;
       listings.set(dir, entries);
     }
   }
+  // The summary names no ctrf.json (the writer does not list it): whether each folder holds one is asked in batches.
+  const dirs = [...listings.keys()].filter((d) => isInside(root, d));
+  for (let i = 0; i < dirs.length; i += CTRF_STAT_BATCH) {
+    const batch = dirs.slice(i, i + CTRF_STAT_BATCH);
+    const { stats } = await gather(fs, [], [], batch.map((d) => `${d}/ctrf.json`));
+    batch.forEach((d, k) => { if (stats[k]?.type === 'file') listings.get(d)!.push(['ctrf.json', 'file']); });
+  }
   const jsonDoc: JsonDocument = { path: written.path, text: written.text, value: written.document, ok: true, problems: [] };
   const fromWriter = written.problems.filter((p) => !(p.file === written.path && p.code === 'missing-path'));
   return runFromSummaryDocument(fs, jsonDoc, { summaryPath: written.path, anchor: written.path, virtual: false, rolloutsPath, extraProblems: fromWriter, listings });
@@ -104,20 +111,8 @@ function emptyRun(ctx: SummaryContext, root: string, problems: Problem[]): Run {
   };
 }
 
-/** Builds the run from a parsed (or unparsable) summary document. Never throws for bad content. */
-export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx: SummaryContext): Promise<Run> {
-  const root = path.posix.dirname(ctx.summaryPath);
-  const extra = ctx.extraProblems ?? [];
-  const problems: Problem[] = [...doc.problems];
-  if (!doc.ok) return emptyRun(ctx, root, [...extra, ...problems]);
-  const s = doc.value;
-  if (!isObj(s)) {
-    problems.push(problemAt(doc, [], 'error', 'schema', 'the run summary is not a JSON object'));
-    return emptyRun(ctx, root, [...extra, ...problems]);
-  }
-  const parsed = SummaryReadSchema.safeParse(s);
-  if (!parsed.success) problems.push(...issueProblems(doc, parsed.error.issues, 'run summary'));
-
+/** Identity and label of a run summary: its target, taskset, agent, dataset and sources. */
+function identityOf(s: Record<string, unknown>, summaryPath: string): { identity: Record<string, string | null>; label: string } {
   const dataset = isObj(s.dataset) ? s.dataset : {};
   const dsName = str(dataset.name);
   const dsVersion = str(dataset.version);
@@ -131,11 +126,14 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     result_task_source: str(s.result_task_source),
   };
   if (s.schema_version !== undefined) identity.schema_version = String(s.schema_version);
-  const name = path.posix.basename(ctx.summaryPath);
+  const name = path.posix.basename(summaryPath);
   const stem = name.endsWith(RUN_SUMMARY_SUFFIX) ? name.slice(0, -RUN_SUMMARY_SUFFIX.length) : name;
   const label = [identity.taskset ?? dsName ?? identity.target ?? stem, identity.agent].filter(Boolean).join(' · ');
+  return { identity, label: label || stem };
+}
 
-  // Run files, checked on disk now; stale files replace the null entry of their key.
+/** The run files the summary lists, checked on disk now; stale files replace the null entry of their key. */
+async function runFilesOf(fs: FsPort, doc: JsonDocument, root: string, s: Record<string, unknown>, problems: Problem[]): Promise<RunFile[]> {
   const files: RunFile[] = [];
   const stale = normStale(s.stale_files);
   const staleKeys = new Set(stale.map((x) => x.key));
@@ -167,50 +165,24 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     problems.push(problemAt(doc, x.jsonPath, 'warning', 'stale-file',
       `${x.rel} was left by an earlier run under this run's name: its rows are not this run's`));
   }
+  return files;
+}
 
-  const outdated = ctx.virtual ? false : await outdatedBy(fs, doc, ctx.summaryPath, files, problems);
-
-  // The rollouts the writer rewrites are only ever beside the summary (never where an outside files.rollouts points).
-  const rolloutsFile = files.find((f) => f.key === 'rollouts' && f.path && !f.outside && path.posix.dirname(f.path) === root);
-  const rolloutsPath = ctx.rolloutsPath ?? rolloutsFile?.path ?? rolloutsPathForSummary(ctx.summaryPath);
-
-  // Health verdicts, when the summary links them and they are still there.
-  let health = new Map<string, Health>();
+/** Health verdicts, when the summary links them and they are still there. */
+async function healthOf(fs: FsPort, files: readonly RunFile[], problems: Problem[]): Promise<Map<string, Health>> {
   const verdictsFile = files.find((f) => f.key === 'rollout_verdicts' && f.present && !f.stale && f.path);
-  if (verdictsFile?.path) {
-    const v = await readVerdicts(fs, verdictsFile.path);
-    health = v.byKey;
-    problems.push(...v.problems);
-  }
+  if (!verdictsFile?.path) return new Map();
+  const v = await readVerdicts(fs, verdictsFile.path);
+  problems.push(...v.problems);
+  return v.byKey;
+}
 
-  // Every repeat's evidence is checked on disk; many at once, so a big run is not one file-system round trip at a
-  // time. Results are assembled in document order, so problems and attempts keep a stable order.
-  const normTasksList = normTasks(s.tasks);
-  const jobs = normTasksList.flatMap((t) => t.repeats.map((r) => ({ t, r })));
-  const results: RepeatResult[] = new Array(jobs.length);
-  const listings = ctx.listings ?? await prelist(fs, root, jobs.map((j) => j.r.raw.verifier_logs));
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await readRepeat(fs, doc, root, jobs[i].t, jobs[i].r, health, listings);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(REPEAT_CONCURRENCY, jobs.length) }, worker));
-  const whoByMissing = new Map<string, string>();
-  const tasks: Task[] = [];
-  let k = 0;
-  for (const t of normTasksList) {
-    const attempts: Attempt[] = [];
-    for (let j = 0; j < t.repeats.length; j++, k++) {
-      const res = results[k];
-      attempts.push(res.attempt);
-      problems.push(...res.problems);
-      for (const m of res.named) whoByMissing.set(m, res.who);
-    }
-    tasks.push(taskOf(t, attempts));
-  }
-
+/** One problem per `missing_paths` entry, naming the attempt whose row names it. */
+function missingPathProblems(
+  doc: JsonDocument, root: string, s: Record<string, unknown>, whoByMissing: ReadonlyMap<string, string>,
+  ctx: SummaryContext, problems: Problem[],
+): void {
+  const extra = ctx.extraProblems ?? [];
   const missingPaths = Array.isArray(s.missing_paths) ? s.missing_paths : [];
   missingPaths.forEach((m, i) => {
     const rel = str(m);
@@ -221,6 +193,32 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     problems.push(problemAt(doc, ['missing_paths', i], 'error', 'missing-path',
       `${rel} is named by ${who ? `the result row of ${who}` : 'a result row'} but is not on disk`));
   });
+}
+
+/** Builds the run from a parsed (or unparsable) summary document. Never throws for bad content. */
+export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx: SummaryContext): Promise<Run> {
+  const root = path.posix.dirname(ctx.summaryPath);
+  const extra = ctx.extraProblems ?? [];
+  const problems: Problem[] = [...doc.problems];
+  if (!doc.ok) return emptyRun(ctx, root, [...extra, ...problems]);
+  const s = doc.value;
+  if (!isObj(s)) {
+    problems.push(problemAt(doc, [], 'error', 'schema', 'the run summary is not a JSON object'));
+    return emptyRun(ctx, root, [...extra, ...problems]);
+  }
+  const parsed = SummaryReadSchema.safeParse(s);
+  if (!parsed.success) problems.push(...issueProblems(doc, parsed.error.issues, 'run summary'));
+
+  const { identity, label } = identityOf(s, ctx.summaryPath);
+  const files = await runFilesOf(fs, doc, root, s, problems);
+  const outdated = ctx.virtual ? false : await outdatedBy(fs, doc, ctx.summaryPath, files, problems);
+  // The rollouts the writer rewrites are only ever beside the summary (never where an outside files.rollouts points).
+  const rolloutsFile = files.find((f) => f.key === 'rollouts' && f.path && !f.outside && path.posix.dirname(f.path) === root);
+  const rolloutsPath = ctx.rolloutsPath ?? rolloutsFile?.path ?? rolloutsPathForSummary(ctx.summaryPath);
+  const health = await healthOf(fs, files, problems);
+
+  const { tasks, whoByMissing } = await readTasks(fs, doc, root, normTasks(s.tasks), health, problems, ctx.listings);
+  missingPathProblems(doc, root, s, whoByMissing, ctx, problems);
 
   const ts = identity.task_source;
   const rts = identity.result_task_source;
@@ -239,7 +237,7 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   problems.unshift(...extra);
   const running = problems.some((p) => p.code === 'incomplete-tail');
   return {
-    id: `nemo-gym:${ctx.anchor}`, kind: 'nemo-gym', root, anchor: ctx.anchor, label: label || stem, identity,
+    id: `nemo-gym:${ctx.anchor}`, kind: 'nemo-gym', root, anchor: ctx.anchor, label, identity,
     state: running ? 'running' : 'complete', files, problems, unvalidated, skipped, tasks,
     summaryPath: ctx.summaryPath, rolloutsPath, ...(ctx.virtual ? { summaryIsVirtual: true } : {}),
     ...(outdated ? { summaryOutdated: true } : {}),
@@ -270,99 +268,5 @@ async function outdatedBy(fs: FsPort, doc: JsonDocument, summaryPath: string, fi
       `${path.posix.basename(f.path)} changed after this summary was written: rows added since are not in it (Write Run Summary updates it)`));
   }
   return outdated;
-}
-
-function taskOf(t: NormTask, attempts: Attempt[]): Task {
-  const details: Record<string, string | number | boolean | null> = {};
-  const digest = attempts.find((a) => a.details?.digest)?.details?.digest;
-  if (typeof digest === 'string') details.digest = digest;
-  return { id: t.taskId, ...(t.index !== undefined ? { index: t.index } : {}), label: t.taskId, attempts, details };
-}
-
-interface RepeatResult {
-  attempt: Attempt;
-  problems: Problem[];
-  /** Absolute paths this repeat names that are not on disk (for naming the attempt in missing_paths problems). */
-  named: string[];
-  who: string;
-}
-
-/**
- * With a backend that lists many folders at once (FsPort.listDirs: a worker thread on Node and for `file:` paths in
- * VS Code), every verifier folder of the summary is listed up front, in batches, instead of one readDir (and a stat)
- * per repeat; undefined otherwise.
- */
-async function prelist(fs: FsPort, root: string, logs: unknown[]): Promise<Map<string, [string, EntryType][] | undefined> | undefined> {
-  if (!fs.listDirs) return undefined;
-  const dirs = [...new Set(logs.map((l) => str(l)).filter((l): l is string => !!l).map((l) => resolveRel(root, l)).filter((d) => isInside(root, d)))];
-  const out = new Map<string, [string, EntryType][] | undefined>();
-  try {
-    for (let i = 0; i < dirs.length; i += PRELIST_BATCH) {
-      const batch = dirs.slice(i, i + PRELIST_BATCH);
-      const lists = await fs.listDirs(batch);
-      batch.forEach((d, k) => out.set(d, lists[k]));
-    }
-  } catch {
-    return undefined; // each repeat lists its own folder
-  }
-  return out;
-}
-
-const PRELIST_BATCH = 2048;
-
-async function readRepeat(
-  fs: FsPort, doc: JsonDocument, root: string, t: NormTask, r: NormRepeat, health: Map<string, Health>,
-  listings?: ReadonlyMap<string, [string, EntryType][] | undefined>,
-): Promise<RepeatResult> {
-  const raw = r.raw;
-  const who = `${t.taskId} #${r.repeat + 1}`;
-  const failure: FailureDetail = {};
-  const fk = str(raw.failure_kind); if (fk) failure.kind = fk;
-  const fr = str(raw.failure_reason); if (fr) failure.reason = fr;
-  const fc = str(raw.failure_class); if (fc) failure.class = fc;
-  const fs_ = str(raw.failure_stage); if (fs_) failure.stage = fs_;
-  const ft = bool(raw.failure_terminal); if (ft !== null) failure.terminal = ft;
-  const sourceOutcome = str(raw.outcome) ?? '';
-  const outcome = classifyNemoRepeat({
-    sourceOutcome, reward: num(raw.reward), failureKind: fk, failureClass: fc, failureStage: fs_,
-    agentTimedOut: bool(raw.agent_timed_out),
-  });
-  // A passed attempt's ctrf.json lists no failures worth reading; reading only the others keeps big runs fast.
-  const ev = await repeatEvidence(fs, doc, root, raw, r.jsonPath, who, { readCtrf: outcome !== 'passed', listings });
-  const named = [...ev.missing];
-  for (const m of Array.isArray(raw.missing) ? raw.missing : []) {
-    if (typeof m === 'string') named.push(resolveRel(root, m));
-  }
-  const details: Record<string, string | number | boolean | null> = {};
-  const mode = str(raw.verifier_mode); if (mode) details.verifier_mode = mode;
-  const mask = bool(raw.mask_sample); if (mask !== null) details.mask_sample = mask;
-  const input = isObj(raw.input) ? raw.input : undefined;
-  if (input && isObj(input.digests)) {
-    const d = str(input.digests._ng_digest) ?? Object.values(input.digests).map(str).find(Boolean) ?? null;
-    if (d) details.digest = d;
-  }
-  const meta = input ? (Array.isArray(input.metadata) ? input.metadata : isObj(input.metadata) ? [input.metadata] : []) : [];
-  if (meta.length > 1) details.turns = meta.length;
-  const first = isObj(meta[0]) ? meta[0] : undefined;
-  if (first) for (const [k, v] of Object.entries(first)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') details[k] = v;
-  // A masked, failed or missing repeat was never measured: its reward is null, never the 0.0 a masked row carries.
-  const reward = outcome === 'infra-error' || outcome === 'missing' ? null : num(raw.reward);
-  if (reward === null && num(raw.reward) !== null) details.row_reward = num(raw.reward);
-  const h = t.index !== undefined ? health.get(verdictKey(t.index, r.repeat)) : undefined;
-  const attempt: Attempt = {
-    id: `${t.taskId}#${r.repeat}`,
-    index: r.repeat,
-    label: `#${r.repeat + 1}`,
-    outcome,
-    reward,
-    ...(sourceOutcome ? { sourceOutcome } : {}),
-    ...(Object.keys(failure).length ? { failure } : {}),
-    ...(ev.dir ? { dir: ev.dir } : {}),
-    evidence: ev.evidence,
-    missing: ev.missing,
-    ...(h ? { health: h } : {}),
-    ...(Object.keys(details).length ? { details } : {}),
-  };
-  return { attempt, problems: ev.problems, named, who };
 }
 

@@ -12,7 +12,8 @@ test('runFromWrittenSummary: the run a read of the written file gives, with no v
   const dir = tmpDir('written');
   const rollouts = posix(buildRun(dir, { tasks: [
     { id: 'a', repeats: [{ outcome: 'scored' }, { outcome: 'scored', mode: 'separate', files: ['test-stdout.txt', 'reward.json', 'artifacts/'] }] },
-    { id: 'b', repeats: [{ outcome: 'scored', folder: 'absent' }, { outcome: 'failed' }, { outcome: 'masked' }] },
+    { id: 'b', repeats: [{ outcome: 'scored', folder: 'absent' }, { outcome: 'failed' }, { outcome: 'scored', reward: 0, files: ['test-stdout.txt', 'reward.txt', 'ctrf.json'] }, { outcome: 'masked' }] },
+    { id: 'c', repeats: [{ outcome: 'scored', files: ['test-stdout.txt', 'reward.txt', 'ctrf.json'] }] },
   ] }));
   const res = await writeRunSummary(nodeFs, rollouts);
   assert.equal(res.error, undefined);
@@ -27,6 +28,9 @@ test('runFromWrittenSummary: the run a read of the written file gives, with no v
   assert.equal(listed, 0, 'no verifier folder is listed again');
   const fromDisk = await readRunSummary(nodeFs, res.path);
   assert.deepEqual(fromMemory.tasks, fromDisk.tasks);
+  // The summary names no ctrf.json: the written run still shows the ones on disk (asked by stat, not by listing).
+  const ctrfs = fromMemory.tasks.flatMap((t) => t.attempts).filter((a) => a.evidence.some((e) => e.kind === 'ctrf')).map((a) => a.id);
+  assert.deepEqual(ctrfs, ['b#2', 'c#0']);
   assert.deepEqual(fromMemory.files, fromDisk.files);
   assert.deepEqual(fromMemory.identity, fromDisk.identity);
   assert.equal(fromMemory.id, fromDisk.id);

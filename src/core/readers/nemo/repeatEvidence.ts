@@ -2,9 +2,9 @@
 // the summary's folder and checked on disk now (a file deleted since the summary was written is flagged), the
 // ctrf.json of the verifier folder when there is one, and the paths the summary itself lists as missing.
 import * as path from 'node:path';
-import type { EntryType, FsPort } from '../../fs/port';
+import type { EntryType, FileRead, FsPort } from '../../fs/port';
 import type { Evidence, EvidenceKind, Problem } from '../../model';
-import { readCtrfFailedTests } from '../ctrf';
+import { ctrfFailedTests, readCtrfFailedTests, type FailedTest } from '../ctrf';
 import { problemAt, type JsonDocument } from '../jsonFile';
 import { str, type JsonPath } from './summaryShape';
 import { isInside, outsideMessage } from '../../containment';
@@ -33,6 +33,16 @@ export function kindOfName(p: string): { kind: EvidenceKind; isDir: boolean } {
   return { kind: 'verifier-logs', isDir: true };
 }
 
+/** The failed tests of a ctrf.json read beforehand; undefined when it could not be read or parsed (as readCtrfFailedTests). */
+function ctrfFromRead(read: FileRead): FailedTest[] | undefined {
+  if (read.text === undefined) return undefined;
+  try {
+    return ctrfFailedTests(JSON.parse(read.text));
+  } catch {
+    return undefined;
+  }
+}
+
 export interface RepeatEvidence {
   evidence: Evidence[];
   missing: string[];
@@ -51,6 +61,8 @@ export async function repeatEvidence(
     readCtrf?: boolean;
     /** Verifier folders listed beforehand (FsPort.listDirs): entries, or undefined when no folder is there. */
     listings?: ReadonlyMap<string, [string, EntryType][] | undefined>;
+    /** ctrf.json files read beforehand (FsPort.gather), by path. */
+    ctrfs?: ReadonlyMap<string, FileRead>;
   } = {},
 ): Promise<RepeatEvidence> {
   const evidence: Evidence[] = [];
@@ -109,7 +121,8 @@ export async function repeatEvidence(
     if (f.key === 'verifier_logs' && present && ev.isDir) {
       const ctrfPath = `${abs}/ctrf.json`;
       if ((await look(ctrfPath))?.type === 'file') {
-        const failedTests = opts.readCtrf === false ? undefined : await readCtrfFailedTests(fs, ctrfPath);
+        const pre = opts.ctrfs?.get(ctrfPath);
+        const failedTests = opts.readCtrf === false ? undefined : pre ? ctrfFromRead(pre) : await readCtrfFailedTests(fs, ctrfPath);
         evidence.push({ kind: 'ctrf', label: 'ctrf.json', path: ctrfPath, isDir: false, present: true, ...(failedTests ? { failedTests } : {}) });
       }
     }
