@@ -10,6 +10,7 @@ Usage:
   harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE] [--target T] [--agent A]
   harbor-runs signatures <rollouts.jsonl> [--out FILE]
   harbor-runs trajectory <trajectory.json> [--json]
+  harbor-runs compare <run path> <run path> [...] [--merge] [--all] [--json] [--k K]
   harbor-runs help
 `;
 

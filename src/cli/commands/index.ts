@@ -5,5 +5,6 @@ import { run as inspect } from './inspect';
 import { run as summary } from './summary';
 import { run as signatures } from './signatures';
 import { run as trajectory } from './trajectory';
+import { run as compare } from './compare';
 
-export const commands: Record<string, Command> = { inspect, summary, signatures, trajectory };
+export const commands: Record<string, Command> = { inspect, summary, signatures, trajectory, compare };

@@ -1,0 +1,95 @@
+// Longest common subsequence of two integer sequences by Myers' O(ND) difference algorithm in linear space
+// (E. Myers, "An O(ND) Difference Algorithm and Its Variations", 1986; the bisection as in diff-match-patch):
+// common prefix and suffix trimmed, the middle of the edit path found from both ends, each half solved the same way.
+// Elements that occur on one side only can never be matched: they are set aside first, so two sequences that share
+// little cost little (a full N×M table is never built). Time O((N+M)·D) for D differences, memory O(N+M).
+
+export interface Matches {
+  /** Matched positions, increasing on both sides: a[left[i]] === b[right[i]]. */
+  left: number[];
+  right: number[];
+}
+
+/** The positions of a (longest) common subsequence of a and b. */
+export function commonSubsequence(a: ArrayLike<number>, b: ArrayLike<number>): Matches {
+  // Keep only what occurs on both sides (a unique element is never part of a common subsequence).
+  const inA = new Set<number>();
+  for (let i = 0; i < a.length; i++) inA.add(a[i]);
+  const inB = new Set<number>();
+  for (let j = 0; j < b.length; j++) inB.add(b[j]);
+  const ia: number[] = [];
+  const ib: number[] = [];
+  for (let i = 0; i < a.length; i++) if (inB.has(a[i])) ia.push(i);
+  for (let j = 0; j < b.length; j++) if (inA.has(b[j])) ib.push(j);
+  const fa = Int32Array.from(ia, (i) => a[i]);
+  const fb = Int32Array.from(ib, (j) => b[j]);
+  const out: Matches = { left: [], right: [] };
+  solve(fa, 0, fa.length, fb, 0, fb.length, out);
+  for (let n = 0; n < out.left.length; n++) { out.left[n] = ia[out.left[n]]; out.right[n] = ib[out.right[n]]; }
+  return out;
+}
+
+function solve(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number, out: Matches): void {
+  while (aLo < aHi && bLo < bHi && a[aLo] === b[bLo]) { out.left.push(aLo++); out.right.push(bLo++); }
+  let suffix = 0;
+  while (aHi - suffix > aLo && bHi - suffix > bLo && a[aHi - suffix - 1] === b[bHi - suffix - 1]) suffix++;
+  aHi -= suffix;
+  bHi -= suffix;
+  if (aLo < aHi && bLo < bHi) {
+    const split = bisect(a, aLo, aHi, b, bLo, bHi);
+    if (split) {
+      solve(a, aLo, aLo + split[0], b, bLo, bLo + split[1], out);
+      solve(a, aLo + split[0], aHi, b, bLo + split[1], bHi, out);
+    }
+  }
+  for (let s = 0; s < suffix; s++) { out.left.push(aHi + s); out.right.push(bHi + s); }
+}
+
+/** Where the forward and backward searches of the shortest edit path meet: [x, y] relative to the ranges; null if nothing is common. */
+function bisect(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number): [number, number] | null {
+  const n = aHi - aLo;
+  const m = bHi - bLo;
+  const maxD = Math.ceil((n + m) / 2);
+  const off = maxD;
+  const len = 2 * maxD + 2;
+  const v1 = new Int32Array(len).fill(-1);
+  const v2 = new Int32Array(len).fill(-1);
+  v1[off + 1] = 0;
+  v2[off + 1] = 0;
+  const delta = n - m;
+  const front = (delta & 1) !== 0;
+  let k1start = 0, k1end = 0, k2start = 0, k2end = 0;
+  for (let d = 0; d < maxD; d++) {
+    for (let k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
+      const k1o = off + k1;
+      let x1 = k1 === -d || (k1 !== d && v1[k1o - 1] < v1[k1o + 1]) ? v1[k1o + 1] : v1[k1o - 1] + 1;
+      let y1 = x1 - k1;
+      while (x1 < n && y1 < m && a[aLo + x1] === b[bLo + y1]) { x1++; y1++; }
+      v1[k1o] = x1;
+      if (x1 > n) k1end += 2;
+      else if (y1 > m) k1start += 2;
+      else if (front) {
+        const k2o = off + delta - k1;
+        if (k2o >= 0 && k2o < len && v2[k2o] !== -1 && x1 >= n - v2[k2o]) return [x1, y1];
+      }
+    }
+    for (let k2 = -d + k2start; k2 <= d - k2end; k2 += 2) {
+      const k2o = off + k2;
+      let x2 = k2 === -d || (k2 !== d && v2[k2o - 1] < v2[k2o + 1]) ? v2[k2o + 1] : v2[k2o - 1] + 1;
+      let y2 = x2 - k2;
+      while (x2 < n && y2 < m && a[aHi - x2 - 1] === b[bHi - y2 - 1]) { x2++; y2++; }
+      v2[k2o] = x2;
+      if (x2 > n) k2end += 2;
+      else if (y2 > m) k2start += 2;
+      else if (!front) {
+        const k1o = off + delta - k2;
+        if (k1o >= 0 && k1o < len && v1[k1o] !== -1) {
+          const x1 = v1[k1o];
+          const y1 = off + x1 - k1o;
+          if (x1 >= n - x2) return [x1, y1];
+        }
+      }
+    }
+  }
+  return null;
+}
