@@ -3,6 +3,7 @@
 //   examples/nemo-gym/tb-smoke/     a smaller NeMo Gym run with NO run summary, so "Write Run Summary" has work to do
 //   examples/harbor/jobs/<job>/     a Harbor job with a trial of every case
 //   examples/viewer-data/projects/  a viewer data dir (docs/formats.md#viewer-data)
+//   examples/compare/jobs/<job>/    Harbor jobs that differ, to compare (compareJobs.ts)
 // Deterministic: the same bytes every time (the run summary is whatever the project's writer makes of them). The
 // generated folders are replaced; examples/README.md is not touched.
 import * as fs from 'node:fs';
@@ -12,6 +13,7 @@ import { writeRunSummary } from '../../src/core/summary';
 import { generateNemoRun, nemoEveryCase, NEMO_T0, type NemoRunSpec } from './nemoGym';
 import { generateHarborJob, harborEveryCase } from './harborJob';
 import { generateViewerData, viewerEveryCase } from './viewerData';
+import { compareBaseline, compareCandidate, compareOneTrialJobs } from './compareJobs';
 
 /** The second, smaller NeMo Gym run: two tasks, a failure row, a masked row, a skipped task. */
 export function nemoSmoke(): NemoRunSpec {
@@ -62,5 +64,11 @@ export async function generateExamples(outDir: string): Promise<string[]> {
   replaceDir(viewerDir);
   const viewer = await generateViewerData(viewerDir, viewerEveryCase());
   written.push(viewer.projectDir);
+
+  const compareDir = path.join(out, 'compare');
+  replaceDir(compareDir);
+  for (const spec of [compareBaseline(), compareCandidate(), ...compareOneTrialJobs()]) {
+    written.push((await generateHarborJob(path.join(compareDir, 'jobs'), spec)).jobDir);
+  }
   return written;
 }

@@ -47,6 +47,8 @@ export interface HarborTrialSpec {
   agent?: { name: string; version?: string; model?: string };
   /** Extra characters spread over the trajectory's observations. */
   transcriptBytes?: number;
+  /** Seeds the trajectory on its own: two trials with the same seed run the same steps for as many turns as both have. */
+  trajectorySeed?: string;
 }
 
 export interface HarborJobSpec {

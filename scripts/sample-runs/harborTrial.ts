@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { HarborTrialSpec } from './harborSpec';
 import { terminusTrajectory, type TrajectoryTotals } from './atif';
 import { ctrf, exceptionInfo, manifest, testStdout, trialLog } from './harborText';
-import { Prng, isoZ, mkdirp, round, writeJson, writeText } from './util';
+import { Prng, isoZ, mkdirp, prngFor, round, writeJson, writeText } from './util';
 
 export interface TrialCtx {
   jobName: string;
@@ -94,7 +94,8 @@ function writeAgent(agentDir: string, ctx: TrialCtx, spec: HarborTrialSpec, comp
   const turns = spec.turns ?? 3;
   const { trajectory, totals } = terminusTrajectory({
     sessionId: ctx.rng.uuid(), modelName: ctx.agent.model, agentName: ctx.agent.name, agentVersion: ctx.agent.version,
-    instruction: `Complete the task "${spec.task}" described in /app/instruction.md.`, turns, complete, startSec, rng: ctx.rng,
+    instruction: `Complete the task "${spec.task}" described in /app/instruction.md.`, turns, complete, startSec,
+    rng: spec.trajectorySeed ? prngFor(0, `trajectory:${spec.trajectorySeed}`) : ctx.rng,
     fullPrompt: true, withCost: true, padBytes: spec.transcriptBytes,
   });
   if (write) {

@@ -83,11 +83,14 @@ export function mergeSides(group: readonly CompareSide[]): CompareSide {
   };
 }
 
-/** The sides of `runs`, in the order given: cells split out, and with `merge` runs of the same key merged. */
+/** The sides of `runs`, in the order given (a run given twice counted once): cells split out, and with `merge` runs of the same key merged. */
 export function sidesOf(runs: readonly Run[], opts: SideOptions = {}): CompareSide[] {
   const split = opts.splitCells ?? true;
   const sides: CompareSide[] = [];
+  const seen = new Set<string>();
   for (const run of runs) {
+    if (seen.has(run.id)) continue; // the same run given twice (a job and the folder holding it) is one side
+    seen.add(run.id);
     const cells = split ? cellsOf(run) : [];
     if (cells.length > 1) for (const c of cells) sides.push(sideOf(run, c));
     else sides.push(sideOf(run, null));

@@ -99,7 +99,8 @@ test('merged jobs: one trial per job, same agent and model, become one side (sta
   assert.equal(t1.cells[0]?.passRate, 0.5);
   assert.deepEqual(t1.cells[0]?.attemptIds, ['harbor-job:/jobs/j1::t1#0', 'harbor-job:/jobs/j2::t1#0']);
   assert.deepEqual(c.tasks.map((t) => `${t.id}:${t.change}`), ['t2:regressed', 't1:regressed']);
-  // A run whose agent is not known is never merged.
+  // The same run given twice is one side; a run whose agent is not known is never merged.
+  assert.equal(compareRuns([jobs[0], jobs[0], jobs[1]], { merge: true }).sides[0].mergedFrom.length, 2);
   assert.equal(compareRuns([run('x', { t: [P] }), run('y', { t: [P] })], { merge: true }).sides.length, 2);
 });
 
