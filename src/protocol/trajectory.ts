@@ -1,8 +1,9 @@
-// The ONE definition of the messages between the trajectory editor (host, src/vscode/panels/trajectoryEditor.ts) and
+// The ONE definition of the messages between the trajectory editor (host, src/vscode/editors/trajectoryEditor.ts) and
 // its webview (webview/trajectory/main.ts). Both sides validate every message they receive with these zod schemas; a
 // message that does not parse is dropped and logged, never acted on. The webview names steps, subagents and media by
 // index only — never a path — so it can only ever get files the trajectory itself names.
 import { z } from 'zod';
+import { parseWith } from './parse';
 import type { OutlineHeader, OutlineRow } from '../core/trajectory/outline';
 import type { StepView } from '../core/trajectory/types';
 
@@ -95,15 +96,6 @@ export const TrajectoryWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), message: Short }),
 ]);
 export type TrajectoryWebviewMessage = z.infer<typeof TrajectoryWebviewMessageSchema>;
-
-export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
-
-function parseWith<T>(schema: z.ZodType<T>, data: unknown): Parsed<T> {
-  const r = schema.safeParse(data);
-  if (r.success) return { ok: true, message: r.data };
-  const first = r.error.issues[0];
-  return { ok: false, error: first ? `${first.path.join('.') || '(message)'}: ${first.message}` : 'invalid message' };
-}
 
 export const parseTrajectoryHostMessage = (data: unknown) => parseWith(TrajectoryHostMessageSchema, data);
 export const parseTrajectoryWebviewMessage = (data: unknown) => parseWith(TrajectoryWebviewMessageSchema, data);

@@ -13,6 +13,8 @@ import { FlagDecorationProvider } from './decorations';
 import { RewriteSummaryActions, RunDiagnostics } from './diagnostics';
 import { type Log, createLog, showError } from './log';
 import { registerRunOverview } from './panels/runOverviewPanel';
+import { registerTrajectoryEditor } from './editors/trajectoryEditor';
+import { registerDeepLinks } from './deepLinks';
 import { type PanelInfo, type PanelMessage, WebviewPanels } from './panels/webviewPanels';
 import { onSettingsChanged, readSettings } from './settings';
 import { RunsTreeProvider, VIEW_ID } from './treeProvider';
@@ -35,7 +37,7 @@ export interface HarborRunsApi {
   refresh(): Promise<void>;
   /** Resolves when no file change is pending and the diagnostics are current. */
   whenIdle(): Promise<void>;
-  /** The open webview panels (view type, key, title, visible). */
+  /** The open webview panels and trajectory editors (view type, key — a trajectory editor's is its file's path —, title, visible). */
   openPanels(viewType?: string): PanelInfo[];
   /** Every valid message a webview panel received from its page. */
   readonly onDidReceivePanelMessage: vscode.Event<PanelMessage>;
@@ -113,6 +115,8 @@ export class HostContext extends Disposable implements HarborRunsApi {
   private registerAll(): void {
     registerCommands(this);
     registerRunOverview(this);
+    registerTrajectoryEditor(this);
+    registerDeepLinks(this);
     this.register(vscode.window.registerFileDecorationProvider(new FlagDecorationProvider()));
     this.register(vscode.languages.registerCodeActionsProvider(
       [{ scheme: 'file', pattern: '**/*_run_summary.json' }], new RewriteSummaryActions(this.store), { providedCodeActionKinds: RewriteSummaryActions.kinds }));

@@ -139,7 +139,10 @@ export function toTreeItem(spec: ItemSpec, node?: TreeNode): vscode.TreeItem {
   if (spec.icon === 'file') item.iconPath = vscode.ThemeIcon.File;
   else if (spec.icon === 'folder') item.iconPath = vscode.ThemeIcon.Folder;
   else if (spec.icon) item.iconPath = new vscode.ThemeIcon(spec.icon.id, spec.icon.color ? new vscode.ThemeColor(spec.icon.color) : undefined);
-  if (spec.click === 'open' && spec.path) {
+  if (spec.click === 'open' && spec.path && node?.kind === 'evidence' && node.evidence.kind === 'trajectory') {
+    // The trajectory viewer, with the attempt's task, outcome, reward and links in its header.
+    item.command = { command: 'harborRuns.openTrajectory', title: 'Open in Trajectory Viewer', arguments: [node] };
+  } else if (spec.click === 'open' && spec.path) {
     item.command = { command: 'harborRuns.openItem', title: 'Open', arguments: [spec.path] };
   } else if (spec.click === 'explain-missing') {
     item.command = { command: 'harborRuns.explainMissing', title: 'Why is this missing?', arguments: [node] };

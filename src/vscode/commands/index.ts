@@ -5,12 +5,16 @@ import { clearFilter, filterByOutcome, filterByText, filterMenu, sortTasks, togg
 import { copyPath, explainMissing, openAsJson, openItem, openProblem, refresh, revealInExplorer, revealInOS } from './itemCommands';
 import { writeRunSummaryCommand } from './writeRunSummary';
 import { openRunOverview } from './openRunOverview';
+import { copyLink, openLink, openTrajectoryCommand } from './trajectoryCommands';
 
 const COMMANDS: Record<string, CommandHandler> = {
   'harborRuns.writeRunSummary': writeRunSummaryCommand,
   'harborRuns.refresh': refresh,
   'harborRuns.openRunOverview': openRunOverview,
   'harborRuns.openItem': openItem,
+  'harborRuns.openTrajectory': openTrajectoryCommand,
+  'harborRuns.copyLink': copyLink,
+  'harborRuns.openLink': openLink,
   'harborRuns.explainMissing': explainMissing,
   'harborRuns.openProblem': openProblem,
   'harborRuns.copyPath': copyPath,

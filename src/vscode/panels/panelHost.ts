@@ -21,10 +21,12 @@ export abstract class PanelHost<H, W extends { type: string }> extends Disposabl
   /** The page said `ready` (its listener is installed). */
   protected ready = false;
 
-  protected constructor(protected readonly ctx: HostContext, private readonly spec: PanelSpec<W>, readonly key: string, readonly panel: vscode.WebviewPanel) {
+  /** `extraRoots`: folders the page may load resources from besides out/webview (a custom editor's document folder). */
+  protected constructor(protected readonly ctx: HostContext, private readonly spec: PanelSpec<W>, readonly key: string, readonly panel: vscode.WebviewPanel,
+    extraRoots: readonly vscode.Uri[] = []) {
     super();
     this.viewType = spec.viewType;
-    panel.webview.options = ctx.panels.webviewOptions();
+    panel.webview.options = ctx.panels.webviewOptions(extraRoots);
     panel.webview.html = ctx.panels.html(panel.webview, spec.page);
     ctx.panels.add(this);
     this.register(toDisposable(() => ctx.panels.forget(this)));

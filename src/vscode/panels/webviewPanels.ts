@@ -32,6 +32,8 @@ export interface PanelPage {
   title: string;
   /** Body shown until the script renders (plain HTML, no script). */
   body?: string;
+  /** Allows audio / video from the webview's resource roots (CSP media-src). */
+  media?: boolean;
 }
 
 function nonce(): string {
@@ -84,14 +86,15 @@ export class WebviewPanels extends Disposable {
     return vscode.Uri.joinPath(this.extensionUri, 'out', 'webview');
   }
 
-  webviewOptions(): vscode.WebviewOptions {
-    return { enableScripts: true, localResourceRoots: [this.root] };
+  /** Scripts on; resources only from out/webview and the `extraRoots` a panel adds (a trajectory's folder). */
+  webviewOptions(extraRoots: readonly vscode.Uri[] = []): vscode.WebviewOptions {
+    return { enableScripts: true, localResourceRoots: [this.root, ...extraRoots] };
   }
 
   /** The page of a panel: codicons, its CSS and script, nothing else allowed (nonce-based CSP). */
   html(webview: vscode.Webview, page: PanelPage): string {
     const n = nonce();
-    const csp = `default-src 'none'; img-src ${webview.cspSource} data:; font-src ${webview.cspSource}; style-src ${webview.cspSource}; script-src 'nonce-${n}'`;
+    const csp = `default-src 'none'; img-src ${webview.cspSource} data:; font-src ${webview.cspSource}; style-src ${webview.cspSource};${page.media ? ` media-src ${webview.cspSource};` : ''} script-src 'nonce-${n}'`;
     const uri = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.root, f)).toString();
     return `<!DOCTYPE html>
 <html lang="en">

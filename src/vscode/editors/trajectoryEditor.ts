@@ -1,0 +1,259 @@
+// The trajectory editor (host side): a CustomReadonlyEditorProvider for ATIF trajectory.json files. It builds the
+// view model (src/core/trajectory) once per document and answers the webview (webview/trajectory/main.ts) by index:
+// a step, a search, a step's raw JSON, a subagent — never a path the webview chose, so the page can only reach files
+// the trajectory names. Each editor is a PanelHost (page, CSP and message validation of src/vscode/panels/), listed
+// in ctx.panels under its view type and the file's path; local resources only from out/webview and the file's folder.
+import * as vscode from 'vscode';
+import { atPointer, loadTrajectory, outlineOf, pretty, TrajectorySearch, type TrajectoryView } from '../../core/trajectory';
+import { isObj } from '../../core/trajectory/json';
+import { stepMedia } from '../../core/trajectory/media';
+import { basename } from '../../core/paths';
+import { JsonLocator } from '../../core/jsonLocator';
+import { formatDeepLink } from '../../views/deepLink';
+import { parseTrajectoryWebviewMessage, type TrajectoryHostMessage, type TrajectoryWebviewMessage } from '../../protocol/trajectory';
+import type { HostContext } from '../hostContext';
+import { PanelHost, type PanelSpec } from '../panels/panelHost';
+
+/** The default editor of agent and verifier-folder trajectories (package.json `customEditors`). */
+export const TRAJECTORY_VIEW_TYPE = 'harborRuns.trajectory';
+/** The same editor as an "Open With…" option for any JSON file. */
+export const TRAJECTORY_ANY_VIEW_TYPE = 'harborRuns.trajectory.any';
+const RAW_CAP = 2_000_000;
+
+/** The attempt a trajectory was opened from (the Runs tree), shown in its header with links. */
+export interface AttemptContext {
+  run: string; task: string; attempt: string; outcome: string; reward: number | null;
+  testStdout?: string; verifierDir?: string;
+}
+
+function spec(viewType: string): PanelSpec<TrajectoryWebviewMessage> {
+  return {
+    viewType,
+    page: { entry: 'trajectory', title: 'Trajectory', body: '<main id="app" aria-busy="true"><p class="loading">Loading trajectory…</p></main>', media: true },
+    parse: parseTrajectoryWebviewMessage,
+  };
+}
+
+class TrajectoryDoc implements vscode.CustomDocument {
+  constructor(readonly uri: vscode.Uri, readonly view: TrajectoryView, readonly docs: Map<string, unknown>) {}
+  dispose(): void { this.docs.clear(); }
+}
+
+/** What the tree or a link passed for a file (by path): the attempt it belongs to, the step to show first. */
+interface Pending {
+  readonly attempts: Map<string, AttemptContext>;
+  readonly focus: Map<string, number>;
+}
+
+class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProvider<TrajectoryDoc> {
+  constructor(private readonly ctx: HostContext, private readonly viewType: string, readonly pending: Pending) {}
+
+  async openCustomDocument(uri: vscode.Uri): Promise<TrajectoryDoc> {
+    const docs = new Map<string, unknown>();
+    const t0 = Date.now();
+    const view = await loadTrajectory(this.ctx.fs, uri.fsPath, {}, docs);
+    this.ctx.log.info(`trajectory: ${uri.fsPath} read in ${Date.now() - t0} ms (${view.steps.length} steps, ${view.problems.length} problems)`);
+    return new TrajectoryDoc(uri, view, docs);
+  }
+
+  resolveCustomEditor(doc: TrajectoryDoc, panel: vscode.WebviewPanel): void {
+    new TrajectoryEditor(this.ctx, this.pending, spec(this.viewType), doc, panel);
+  }
+}
+
+const pendingOf = new WeakMap<HostContext, Pending>();
+
+/** Registers the trajectory editor (default and "any JSON" view types). Called from HostContext.registerAll. */
+export function registerTrajectoryEditor(ctx: HostContext): void {
+  const options = { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: true };
+  const pending: Pending = { attempts: new Map(), focus: new Map() };
+  const main = new TrajectoryEditorProvider(ctx, TRAJECTORY_VIEW_TYPE, pending);
+  const any = new TrajectoryEditorProvider(ctx, TRAJECTORY_ANY_VIEW_TYPE, pending);
+  pendingOf.set(ctx, pending);
+  ctx.track(vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, main, options));
+  ctx.track(vscode.window.registerCustomEditorProvider(TRAJECTORY_ANY_VIEW_TYPE, any, options));
+}
+
+/** The open trajectory editor of `uri` (either view type), if any. */
+function openEditor(ctx: HostContext, uri: vscode.Uri): TrajectoryEditor | undefined {
+  for (const vt of [TRAJECTORY_VIEW_TYPE, TRAJECTORY_ANY_VIEW_TYPE]) {
+    const e = ctx.panels.get(vt, uri.fsPath);
+    if (e instanceof TrajectoryEditor) return e;
+  }
+  return undefined;
+}
+
+/** Opens `uri` in the trajectory editor, optionally at a step (0-based) and with the attempt it belongs to. */
+export async function openTrajectory(ctx: HostContext, uri: vscode.Uri, opts: { step?: number | null; attempt?: AttemptContext } = {}): Promise<void> {
+  const pending = pendingOf.get(ctx);
+  if (!pending) throw new Error('the trajectory editor is not registered');
+  if (opts.attempt) pending.attempts.set(uri.fsPath, opts.attempt);
+  const open = openEditor(ctx, uri);
+  if (open) {
+    if (opts.attempt) open.refresh();
+    if (typeof opts.step === 'number') open.focus(opts.step);
+    open.panel.reveal();
+    return;
+  }
+  if (typeof opts.step === 'number') pending.focus.set(uri.fsPath, opts.step);
+  // An explicit view type opens any file, whether or not the default selector covers it.
+  await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_VIEW_TYPE, { preview: false });
+}
+
+function keyFor(ctx: HostContext, viewType: string, file: string): string {
+  if (!ctx.panels.get(viewType, file)) return file;
+  for (let n = 2; ; n++) if (!ctx.panels.get(viewType, `${file}#${n}`)) return `${file}#${n}`;
+}
+
+class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebviewMessage> {
+  /** Nested subagent views (embedded ones open in place); the last is shown. */
+  private stack: { view: TrajectoryView; label: string }[];
+  private search: TrajectorySearch;
+  private readonly root: vscode.Uri;
+
+  constructor(ctx: HostContext, private readonly pending: Pending, s: PanelSpec<TrajectoryWebviewMessage>,
+    private readonly doc: TrajectoryDoc, panel: vscode.WebviewPanel) {
+    const root = vscode.Uri.joinPath(doc.uri, '..');
+    super(ctx, s, keyFor(ctx, s.viewType, doc.uri.fsPath), panel, [root]);
+    this.root = root;
+    this.stack = [{ view: doc.view, label: basename(doc.uri.fsPath) }];
+    this.search = new TrajectorySearch(doc.view);
+  }
+
+  private get view(): TrajectoryView { return this.stack[this.stack.length - 1].view; }
+
+  focus(step: number): void {
+    if (!this.ready) { this.pending.focus.set(this.doc.uri.fsPath, step); return; }
+    if (this.stack.length > 1) { this.stack = this.stack.slice(0, 1); this.search = new TrajectorySearch(this.view); this.sendInit(step); return; }
+    void this.post({ type: 'focus', index: Math.min(step, Math.max(0, this.view.steps.length - 1)) });
+  }
+
+  /** Sends the header again (the attempt it was opened from changed). */
+  refresh(): void { if (this.ready) this.sendInit(null); }
+
+  private sendInit(focus: number | null): void {
+    const { header, rows } = outlineOf(this.view);
+    const top = this.stack.length === 1;
+    const ctx = top ? this.pending.attempts.get(this.doc.uri.fsPath) : undefined;
+    const attempt = ctx ? {
+      run: ctx.run, task: ctx.task, attempt: ctx.attempt, outcome: ctx.outcome, reward: ctx.reward,
+      links: [...(ctx.testStdout ? [{ id: 'testStdout' as const, label: 'test-stdout.txt' }] : []), ...(ctx.verifierDir ? [{ id: 'verifier' as const, label: 'Verifier folder' }] : [])],
+    } : null;
+    void this.post({
+      type: 'init', header, rows, attempt, trail: top ? [] : this.stack.map((s) => s.label),
+      focus: focus === null ? null : Math.min(focus, Math.max(0, rows.length - 1)),
+    });
+  }
+
+  protected async onMessage(m: TrajectoryWebviewMessage): Promise<void> {
+    const view = this.view;
+    switch (m.type) {
+      case 'ready': {
+        this.ready = true;
+        const key = this.doc.uri.fsPath;
+        const focus = this.pending.focus.get(key) ?? null;
+        this.pending.focus.delete(key);
+        this.sendInit(focus);
+        break;
+      }
+      case 'getStep': {
+        const step = view.steps[m.index];
+        if (!step) return;
+        const media: Record<string, string | null> = {};
+        for (const [k, p] of Object.entries(stepMedia(view, step, this.root.fsPath))) {
+          media[k] = p ? this.panel.webview.asWebviewUri(vscode.Uri.file(p)).toString() : null;
+        }
+        void this.post({ type: 'step', step, media, tokens: this.tokens(view, m.index) });
+        break;
+      }
+      case 'search': {
+        const t0 = performance.now();
+        const r = this.search.search(m.query);
+        void this.post({ type: 'searchResult', query: m.query, total: r.total, steps: r.steps.slice(0, 100_000), ms: performance.now() - t0 });
+        break;
+      }
+      case 'getRaw': {
+        const text = m.index === null ? this.rawDocument(view) : pretty(this.rawStep(view, m.index));
+        void this.post({ type: 'raw', index: m.index, text: text.slice(0, RAW_CAP), totalChars: text.length });
+        break;
+      }
+      case 'copyStep': {
+        if (!view.steps[m.index]) return;
+        await vscode.env.clipboard.writeText(pretty(this.rawStep(view, m.index)));
+        void vscode.window.setStatusBarMessage(`Copied step #${m.index + 1} as JSON`, 3000);
+        break;
+      }
+      case 'copyLink': {
+        const step = this.stack.length === 1 ? m.index : null;
+        await vscode.env.clipboard.writeText(formatDeepLink({ kind: 'trajectory', file: this.doc.uri.fsPath, step }, vscode.env.uriScheme));
+        void vscode.window.setStatusBarMessage('Copied a link to this trajectory', 3000);
+        break;
+      }
+      case 'openSubagent': await this.openSubagent(m.index); break;
+      case 'back':
+        if (this.stack.length > 1) { this.stack.pop(); this.search = new TrajectorySearch(this.view); this.sendInit(null); }
+        break;
+      case 'openLink': {
+        const a = this.pending.attempts.get(this.doc.uri.fsPath);
+        const target = m.id === 'testStdout' ? a?.testStdout : a?.verifierDir;
+        if (!target) return;
+        if (m.id === 'verifier') await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(target));
+        else await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target), { preview: true, viewColumn: vscode.ViewColumn.Beside });
+        break;
+      }
+      case 'openAsText': await vscode.commands.executeCommand('vscode.openWith', this.doc.uri, 'default'); break;
+      case 'openProblem': await this.openProblem(m.index); break;
+      case 'cspViolation': this.ctx.log.warn(`trajectory: CSP violation ${m.directive} ${m.blocked}`); break;
+      case 'error': this.ctx.log.warn(`trajectory (webview): ${m.message}`); break;
+      case 'rendered': break;
+    }
+  }
+
+  private rawStep(view: TrajectoryView, index: number): unknown {
+    const step = view.steps[index];
+    if (!step) return null;
+    const file = view.files[step.file]?.path ?? view.file;
+    return atPointer(this.doc.docs.get(file), step.pointer) ?? null;
+  }
+
+  private rawDocument(view: TrajectoryView): string {
+    const doc = this.doc.docs.get(view.file);
+    return doc === undefined ? `(${view.unreadable ?? 'not read'})` : pretty(view.pointer ? atPointer(doc, view.pointer) : doc);
+  }
+
+  private tokens(view: TrajectoryView, index: number): { ids: number[] | null; logprobs: number[] } | null {
+    if (!view.steps[index]?.logprobs) return null;
+    const raw = this.rawStep(view, index);
+    const m = isObj(raw) ? raw.metrics : undefined;
+    if (!isObj(m) || !Array.isArray(m.logprobs)) return null;
+    const logprobs = (m.logprobs as unknown[]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+    const ids = Array.isArray(m.completion_token_ids) ? (m.completion_token_ids as unknown[]).map((x) => (typeof x === 'number' ? x : -1)) : null;
+    return { ids, logprobs };
+  }
+
+  private async openSubagent(index: number): Promise<void> {
+    const sub = this.view.subagents[index];
+    if (!sub) return;
+    if (!sub.view) {
+      void vscode.window.showInformationMessage(`Subagent ${sub.ref}: ${sub.unresolved ?? 'not available'}`);
+      return;
+    }
+    if (sub.kind === 'path' && sub.path && !sub.path.includes('#')) {
+      await openTrajectory(this.ctx, vscode.Uri.file(sub.path));
+      return;
+    }
+    this.stack.push({ view: sub.view, label: sub.agent ?? sub.ref });
+    this.search = new TrajectorySearch(sub.view);
+    this.sendInit(null);
+  }
+
+  private async openProblem(index: number): Promise<void> {
+    const p = this.view.problems[index];
+    if (!p) return;
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(p.file));
+    const keys = p.pointer ? p.pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~')).map((k) => (/^\d+$/.test(k) ? Number(k) : k)) : [];
+    const span = doc.getText().length < 50_000_000 ? new JsonLocator(doc.getText()).spanOf(keys) : undefined;
+    const range = span ? new vscode.Range(span.line, span.character, span.endLine, span.endCharacter) : new vscode.Range(0, 0, 0, 0);
+    await vscode.window.showTextDocument(doc, { selection: range, preview: true, viewColumn: vscode.ViewColumn.Beside });
+  }
+}
