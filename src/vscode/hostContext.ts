@@ -3,7 +3,7 @@
 // open webview panels; it registers every command and panel, and it is what activate() returns to the tests.
 // Activation stays cheap: nothing is scanned until the Runs view asks for its first children or a command needs runs.
 import * as vscode from 'vscode';
-import { Disposable, type IDisposable } from '../core/lifecycle';
+import { Disposable, Emitter, type IDisposable } from '../core/lifecycle';
 import { countRun } from '../core/model';
 import { RunStore, type StoreFolder } from '../views/runStore';
 import type { TreeNode } from '../views/tree/nodes';
@@ -19,6 +19,7 @@ import { type PanelInfo, type PanelMessage, WebviewPanels } from './panels/webvi
 import { onSettingsChanged, readSettings } from './settings';
 import { RunsTreeProvider, VIEW_ID } from './treeProvider';
 import { VscodeFs } from './vscodeFs';
+import type { OpenRefusal } from './openGuard';
 import { RunWatchers } from './watchers';
 
 /** A command handler: the host context, and the argument VS Code passes (a tree node, a Uri, a string …). */
@@ -41,6 +42,8 @@ export interface HarborRunsApi {
   openPanels(viewType?: string): PanelInfo[];
   /** Every valid message a webview panel received from its page. */
   readonly onDidReceivePanelMessage: vscode.Event<PanelMessage>;
+  /** A path a run names that was not opened because it leaves the run (src/vscode/openGuard.ts). */
+  readonly onDidRefuseOpen: vscode.Event<OpenRefusal>;
 }
 
 /** The workspace memento key of the Runs tree's filter and sort. */
@@ -64,6 +67,8 @@ export class HostContext extends Disposable implements HarborRunsApi {
   readonly watchers: RunWatchers;
   readonly panels: WebviewPanels;
   private watching = false;
+  private readonly refusals = this.register(new Emitter<OpenRefusal>());
+  readonly onDidRefuseOpen = this.refusals.event;
 
   /** Creates the context, registers everything, and ties its life to the extension's. */
   static activate(context: vscode.ExtensionContext): HostContext {
@@ -180,5 +185,10 @@ export class HostContext extends Disposable implements HarborRunsApi {
 
   get onDidReceivePanelMessage(): vscode.Event<PanelMessage> {
     return this.panels.onDidReceiveMessage;
+  }
+
+  /** Reports a path not opened because it leaves its run (openGuard.ts). */
+  noteRefusal(r: OpenRefusal): void {
+    this.refusals.fire(r);
   }
 }

@@ -3,14 +3,16 @@
 // core's JsonLocator through RunDiagnostics.spanOf), the cursor on the value's start; a folder is revealed; a file
 // that is not on disk says so.
 import * as vscode from 'vscode';
-import type { Problem } from '../core/model';
+import type { Problem, Run } from '../core/model';
+import { mayOpen } from './openGuard';
 import type { HostContext } from './hostContext';
 import { isInWorkspace } from './commands/args';
 
 /** Longest selection on one line (a huge single-line JSON value would otherwise scroll the editor sideways). */
 const MAX_SELECTED = 2000;
 
-export async function openProblem(ctx: HostContext, p: Problem, viewColumn?: vscode.ViewColumn): Promise<void> {
+export async function openProblem(ctx: HostContext, p: Problem, viewColumn?: vscode.ViewColumn, run?: Run): Promise<void> {
+  if (!(await mayOpen(ctx, p.file, run))) return;
   const uri = vscode.Uri.file(p.file);
   const st = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
   if (!st) {

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import type { Run } from '../core/model';
 import type { RunStore } from '../views/runStore';
-import { type RunNode, type TreeNode, childrenOf, makeRunNode, rootChildren, runNodeId } from '../views/tree/nodes';
+import { type RunNode, type TreeNode, childrenOf, makeRunNode, refusalOf, rootChildren, runNodeId, runOfNode } from '../views/tree/nodes';
+import { containment } from '../core/containment';
 import { type ItemSpec, describe } from '../views/tree/describe';
 import { tooltipOf } from '../views/tree/tooltips';
 import { type ViewState, defaultViewState, runVisible } from '../views/tree/viewState';
@@ -97,7 +98,25 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       const f = this.store.byFolder().find((x) => x.folder === node.folder);
       return (f?.runs ?? []).filter((r) => runVisible(r, this.stateValue)).map((r) => this.runNode(r, node));
     }
-    return childrenOf(node, { state: this.stateValue, listDir: (p) => this.fs.readDir(p) });
+    const kids = await childrenOf(node, { state: this.stateValue, listDir: (p) => this.fs.readDir(p) });
+    await this.markRefused(kids);
+    return kids;
+  }
+
+  /**
+   * Marks the evidence, entries and run files whose path is a link resolving outside their run's folder as refused
+   * (core/containment.ts; realpath through the FsPort, a few calls per expanded node): they show why and never open.
+   */
+  private async markRefused(kids: TreeNode[]): Promise<void> {
+    await Promise.all(kids.map(async (k) => {
+      if (k.kind !== 'evidence' && k.kind !== 'entry' && k.kind !== 'run-file') return;
+      const p = k.kind === 'evidence' ? (k.evidence.present ? k.evidence.path : undefined)
+        : k.kind === 'entry' ? k.path : k.file.present ? k.file.path ?? undefined : undefined;
+      const run = runOfNode(k);
+      if (!p || !run || refusalOf(k) !== undefined) return;
+      const c = await containment(this.fs, run.root, p);
+      if (!c.inside) k.refused = c.reason;
+    }));
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -143,9 +162,10 @@ export function toTreeItem(spec: ItemSpec, node?: TreeNode): vscode.TreeItem {
     // The trajectory viewer, with the attempt's task, outcome, reward and links in its header.
     item.command = { command: 'harborRuns.openTrajectory', title: 'Open in Trajectory Viewer', arguments: [node] };
   } else if (spec.click === 'open' && spec.path) {
-    item.command = { command: 'harborRuns.openItem', title: 'Open', arguments: [spec.path] };
-  } else if (spec.click === 'explain-missing') {
-    item.command = { command: 'harborRuns.explainMissing', title: 'Why is this missing?', arguments: [node] };
+    // The node, not only its path: openItem contains the path in the node's run before it opens anything.
+    item.command = { command: 'harborRuns.openItem', title: 'Open', arguments: [node ?? spec.path] };
+  } else if (spec.click === 'explain-missing' || spec.click === 'explain-refused') {
+    item.command = { command: 'harborRuns.explainMissing', title: spec.click === 'explain-refused' ? 'Why is this not opened?' : 'Why is this missing?', arguments: [node] };
   } else if (spec.click === 'open-problem') {
     item.command = { command: 'harborRuns.openProblem', title: 'Go to problem', arguments: [node] };
   }

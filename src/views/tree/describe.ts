@@ -4,7 +4,7 @@ import { countRun, isPass } from '../../core/model';
 import { formatReward } from '../../core/format';
 import { basename } from '../../core/paths';
 import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from '../outcomeStyle';
-import { type TreeNode, problemCount } from './nodes';
+import { type TreeNode, problemCount, refusalOf } from './nodes';
 
 export type Collapsible = 'none' | 'collapsed' | 'expanded';
 
@@ -16,7 +16,7 @@ export interface Flag {
 }
 
 /** What a click does. */
-export type ClickAction = 'open' | 'explain-missing' | 'open-problem' | 'none';
+export type ClickAction = 'open' | 'explain-missing' | 'explain-refused' | 'open-problem' | 'none';
 
 export interface ItemSpec {
   id: string;
@@ -84,7 +84,7 @@ export function runDescription(run: Run): string {
 function attemptFlag(a: Attempt): Flag | undefined {
   if (a.outcome === 'missing') return { badge: '!', severity: 'error', reason: 'missing: selected, but no row or trial exists' };
   let n = a.missing.length;
-  if (n === 0) for (const e of a.evidence) if (!e.present) n++;
+  if (n === 0) for (const e of a.evidence) if (!e.present && !e.outside) n++;
   if (n > 0) return { badge: String(Math.min(n, 99)), severity: 'warning', reason: `${n} missing path${n === 1 ? '' : 's'}` };
   return undefined;
 }
@@ -120,7 +120,25 @@ function evidenceSpec(id: string, ev: Evidence): ItemSpec {
   };
 }
 
+/**
+ * An item whose path leaves the run (by its text, or a link resolving outside): shown as refused with the reason,
+ * not expandable, and a click explains instead of opening.
+ */
+function refusedSpec(id: string, label: string, path: string | undefined, reason: string, contextValue: string): ItemSpec {
+  return {
+    id, label, path, description: 'refused: outside the run', icon: { id: 'circle-slash', color: 'list.warningForeground' },
+    collapsible: 'none', contextValue: `${contextValue}+refused`, click: 'explain-refused',
+    flag: { badge: '⊘', severity: 'warning', reason: `not opened: ${reason}` },
+  };
+}
+
 export function describe(n: TreeNode): ItemSpec {
+  const refused = refusalOf(n);
+  if (refused !== undefined) {
+    const label = n.kind === 'evidence' ? n.evidence.label : n.kind === 'run-file' ? n.file.label : n.kind === 'entry' ? n.name : n.id;
+    const path = n.kind === 'evidence' ? n.evidence.path : n.kind === 'run-file' ? n.file.path ?? undefined : n.kind === 'entry' ? n.path : undefined;
+    return refusedSpec(n.id, label, path, refused, n.kind === 'run-file' ? `runfile+${n.file.key}` : n.kind);
+  }
   switch (n.kind) {
     case 'folder':
       return { id: n.id, label: n.name, icon: { id: 'root-folder' }, collapsible: 'expanded', contextValue: 'folder', path: n.folder, isDir: true, click: 'none' };

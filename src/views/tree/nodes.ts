@@ -10,11 +10,16 @@ export interface FolderNode extends Base { kind: 'folder'; folder: string; name:
 export interface RunNode extends Base { kind: 'run'; run: Run }
 export interface TaskNode extends Base { kind: 'task'; run: Run; task: Task }
 export interface AttemptNode extends Base { kind: 'attempt'; run: Run; task: Task; attempt: Attempt }
-export interface EvidenceNode extends Base { kind: 'evidence'; run: Run; attempt?: Attempt; evidence: Evidence }
+/**
+ * `refused` (evidence, entries, run files): why the item is not opened although its text is inside the run — a link
+ * resolving outside the run's folder, found when its parent was expanded (treeProvider). A path whose text leaves the
+ * run is flagged by the readers (`outside` on the Evidence / RunFile) and refused the same way.
+ */
+export interface EvidenceNode extends Base { kind: 'evidence'; run: Run; attempt?: Attempt; evidence: Evidence; refused?: string }
 export interface FailedTestNode extends Base { kind: 'failed-test'; name: string; message?: string; file: string }
-export interface EntryNode extends Base { kind: 'entry'; path: string; name: string; isDir: boolean }
+export interface EntryNode extends Base { kind: 'entry'; path: string; name: string; isDir: boolean; refused?: string }
 export interface FilesGroupNode extends Base { kind: 'files'; run: Run }
-export interface RunFileNode extends Base { kind: 'run-file'; run: Run; file: RunFile }
+export interface RunFileNode extends Base { kind: 'run-file'; run: Run; file: RunFile; refused?: string }
 export interface ProblemsGroupNode extends Base { kind: 'problems'; run: Run }
 export interface ProblemNode extends Base { kind: 'problem'; run: Run; problem: Problem }
 export interface ReasonNode extends Base { kind: 'reason'; run: Run; reason: NamedReason; which: 'unvalidated' | 'skipped' }
@@ -61,6 +66,23 @@ export function runChildren(n: RunNode, state: ViewState): TreeNode[] {
   if (run.files.some((f) => f.path !== null)) out.push({ kind: 'files', id: `${n.id}\u0000files`, run, parent: n });
   if (problemCount(run) > 0) out.push({ kind: 'problems', id: `${n.id}\u0000problems`, run, parent: n });
   return out;
+}
+
+/** The run a node belongs to (entries and failed tests through their parents). */
+export function runOfNode(n: TreeNode | undefined): Run | undefined {
+  for (let x = n; x; x = x.parent) if ('run' in x) return x.run;
+  return undefined;
+}
+
+/** Why a node's path is not opened, or undefined: outside the run by its text (the readers' flag) or by its link. */
+export function refusalOf(n: TreeNode): string | undefined {
+  const root = runOfNode(n)?.root ?? '';
+  switch (n.kind) {
+    case 'evidence': return n.refused ?? (n.evidence.outside ? `${n.evidence.path} is outside the run's folder ${root}` : undefined);
+    case 'run-file': return n.refused ?? (n.file.outside ? `${n.file.path ?? n.file.label} is outside the run's folder ${root}` : undefined);
+    case 'entry': return n.refused;
+    default: return undefined;
+  }
 }
 
 export function problemCount(run: Run): number {

@@ -4,7 +4,7 @@ import { OUTCOME_LABELS } from '../outcomeStyle';
 import { passAtK } from '../../core/passAtK';
 import { formatReward } from '../../core/format';
 import { formatDuration, runCounts, taskDescription } from './describe';
-import type { TreeNode } from './nodes';
+import { type TreeNode, refusalOf } from './nodes';
 
 /** C0/C1 controls and bidi overrides: shown as visible escapes (a bidi override reorders what a tooltip displays). */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -111,6 +111,8 @@ function runTooltip(run: Run): string {
 
 /** The tooltip text of a node, or undefined to keep the label as the tooltip. */
 export function tooltipOf(n: TreeNode): string | undefined {
+  const refused = refusalOf(n);
+  if (refused !== undefined) return join([`**Not opened:** ${escapeMd(refused)}.`, 'A run\'s files are opened only inside its folder; open it yourself if you trust it.']);
   switch (n.kind) {
     case 'run': return runTooltip(n.run);
     case 'task': return join([`### ${escapeMd(n.task.label || n.task.id)}`, escapeMd(taskDescription(n.task)),

@@ -7,10 +7,21 @@ import type { HostContext } from '../hostContext';
 import { openProblem as showProblem } from '../openProblem';
 import { basename } from '../../core/paths';
 import { isInWorkspace, nodeOfArg, pathOfArg } from './args';
+import { refusalOf, runOfNode } from '../../views/tree/nodes';
+import { mayOpen, sayRefused } from '../openGuard';
+
+/** Whether the path of a node (or a path) may be opened: never one that leaves its run (openGuard.ts). */
+async function mayOpenArg(ctx: HostContext, p: string, arg: unknown): Promise<boolean> {
+  const n = isTreeNode(arg) ? arg : undefined;
+  const refused = n && refusalOf(n);
+  if (refused) { sayRefused(ctx, p, refused); return false; }
+  return mayOpen(ctx, p, runOfNode(n));
+}
 
 export async function openItem(_ctx: HostContext, arg: unknown): Promise<void> {
   const p = pathOfArg(arg);
   if (!p) return;
+  if (!(await mayOpenArg(_ctx, p, arg))) return;
   const uri = vscode.Uri.file(p);
   const st = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
   if (st && st.type & vscode.FileType.Directory) {
@@ -39,6 +50,9 @@ function missingText(n: TreeNode): { text: string; path?: string } | undefined {
 export async function explainMissing(ctx: HostContext, arg: unknown): Promise<void> {
   const n = nodeOfArg(ctx, arg);
   if (!n) return;
+  const refused = refusalOf(n);
+  const p = pathOfArg(n);
+  if (refused && p) { sayRefused(ctx, p, refused); return; }
   const m = missingText(n);
   if (!m) return;
   const run = 'run' in n ? n.run : undefined;
@@ -53,7 +67,7 @@ export async function explainMissing(ctx: HostContext, arg: unknown): Promise<vo
 export async function openProblem(ctx: HostContext, arg: unknown): Promise<void> {
   const n = nodeOfArg(ctx, arg);
   if (!n || n.kind !== 'problem') return;
-  await showProblem(ctx, n.problem);
+  await showProblem(ctx, n.problem, undefined, n.run);
 }
 
 export async function copyPath(ctx: HostContext, arg: unknown): Promise<void> {
@@ -89,6 +103,7 @@ export async function openAsJson(ctx: HostContext, arg: unknown): Promise<void> 
   const n = isTreeNode(arg) ? arg : nodeOfArg(ctx, arg);
   const p = jsonPathOf(n, arg);
   if (!p) return;
+  if (!(await mayOpenArg(ctx, p, n ?? arg))) return;
   const uri = vscode.Uri.file(p);
   // 'default' = the text editor, even where a custom editor (trajectory viewer) is the default for the file.
   await vscode.commands.executeCommand('vscode.openWith', uri, 'default', { preview: true });

@@ -9,6 +9,8 @@ import { handleDeepLink } from '../deepLinks';
 import type { HostContext } from '../hostContext';
 import { isTreeNode } from '../treeProvider';
 import { nodeOfArg } from './args';
+import { mayOpen } from '../openGuard';
+import { runOfNode } from '../../views/tree/nodes';
 
 /** The attempt a tree node belongs to, as the trajectory editor's header shows it. */
 export function attemptContextOf(n: TreeNode): AttemptContext | undefined {
@@ -34,6 +36,8 @@ export async function openTrajectoryCommand(ctx: HostContext, arg?: unknown): Pr
   if (isTreeNode(arg)) {
     const file = trajectoryOf(arg);
     if (!file) { void vscode.window.showInformationMessage('This item has no trajectory.json on disk.'); return; }
+    // A trajectory.json linking outside its run is not opened (docs/untrusted-runs.md).
+    if (!(await mayOpen(ctx, file, runOfNode(arg)))) return;
     await openTrajectory(ctx, vscode.Uri.file(file), { attempt: attemptContextOf(arg) });
     return;
   }

@@ -9,6 +9,7 @@ import { type HostMessage, type WebviewMessage, parseWebviewMessage } from '../.
 import { evidenceToOpen, findAttempt, overviewModel } from '../../views/runOverviewModel';
 import type { HostContext } from '../hostContext';
 import { openProblem } from '../openProblem';
+import { mayOpen } from '../openGuard';
 import { PanelHost, type PanelSpec } from './panelHost';
 
 export const OVERVIEW_VIEW_TYPE = 'harborRuns.runOverview';
@@ -110,6 +111,7 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
       this.ctx.log.warn(`run overview: cannot reveal ${taskId} ${attemptId} in the tree: ${String(e)}`);
     }
     const file = evidenceToOpen(hit.attempt);
+    if (file && !(await mayOpen(this.ctx, file, run))) return;
     if (file) {
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: true, preserveFocus: false, viewColumn: vscode.ViewColumn.Beside });
     } else {
@@ -118,7 +120,8 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
   }
 
   async openProblem(index: number): Promise<void> {
-    const p = this.ctx.store.get(this.runId)?.problems[index];
-    if (p) await openProblem(this.ctx, p, vscode.ViewColumn.Beside);
+    const run = this.ctx.store.get(this.runId);
+    const p = run?.problems[index];
+    if (p) await openProblem(this.ctx, p, vscode.ViewColumn.Beside, run);
   }
 }
