@@ -2,7 +2,7 @@
 // outcome, reward and links; an explorer file; the active JSON editor; or a picked JSON file), "Copy Link" on runs,
 // tasks, attempts and trajectories, and "Open Link…" (a pasted vscode:// link, see src/vscode/deepLinks.ts).
 import * as vscode from 'vscode';
-import type { TreeNode } from '../../views/tree/nodes';
+import { type TreeNode, runOfNode } from '../../views/tree/nodes';
 import { formatDeepLink, type DeepLink } from '../../views/deepLink';
 import { type AttemptContext, openTrajectory } from '../editors/trajectoryEditor';
 import { handleDeepLink } from '../deepLinks';
@@ -10,7 +10,6 @@ import type { HostContext } from '../hostContext';
 import { isTreeNode } from '../treeProvider';
 import { nodeOfArg } from './args';
 import { mayOpen } from '../openGuard';
-import { runOfNode } from '../../views/tree/nodes';
 
 /** The attempt a tree node belongs to, as the trajectory editor's header shows it. */
 export function attemptContextOf(n: TreeNode): AttemptContext | undefined {
