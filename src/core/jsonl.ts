@@ -3,6 +3,7 @@
 import { DEFAULT_MAX_FILE_BYTES, type FsPort } from './fs/port';
 import type { Problem } from './model';
 import { parseJsonBounded } from './jsonDepth';
+import { duplicateKey, invalidUtf8At, pathText, sanitizeNumbers, startsWithBom } from './honestInput';
 
 export interface JsonlLine {
   /** 1-based line number. */
@@ -129,10 +130,21 @@ export async function readJsonl(
           message: `line ${line} is ${tooLong} bytes, over the ${opts.maxLineBytes ?? fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES}-byte limit of one line (harborRuns.maxFileSizeMB): not read` });
         continue;
       }
-      if (isBlank(bytes)) continue;
+      let body = bytes;
+      if (line === 1 && startsWithBom(body)) {
+        body = body.subarray(3);
+        add({ file: path, line, severity: 'warning', code: 'bom', message: `the file starts with a UTF-8 byte order mark: line 1 read without it` });
+      }
+      if (isBlank(body)) continue;
+      if (invalidUtf8At(body) >= 0) {
+        add({ file: path, line, severity: 'warning', code: 'invalid-utf8',
+          message: `line ${line} holds bytes that are not UTF-8: they read as U+FFFD (\ufffd), so its ids and text are not what was written` });
+      }
       let value: unknown;
+      let text = '';
       try {
-        value = parse(decoder.decode(bytes), bytes);
+        text = decoder.decode(body);
+        value = parse(text, body);
       } catch (e) {
         if (!terminated) {
           incompleteTail = true;
@@ -147,6 +159,15 @@ export async function readJsonl(
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         add({ file: path, line, severity: 'error', code: 'not-object', message: `line ${line} is not a JSON object` });
         continue;
+      }
+      const dup = duplicateKey(text);
+      if (dup) {
+        add({ file: path, line, severity: 'warning', code: 'duplicate-key',
+          message: `line ${line} gives the key "${dup.key.slice(0, 200)}" twice in one object: the last one is read` });
+      }
+      for (const at of sanitizeNumbers(value, 5)) {
+        add({ file: path, line, severity: 'warning', code: 'number-out-of-range',
+          message: `line ${line} ${pathText(at)} is a number beyond what a double holds (it reads as Infinity): read as no value` });
       }
       rows++;
       await onRow(value as Record<string, unknown>, line);

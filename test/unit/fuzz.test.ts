@@ -22,6 +22,7 @@ import { generateHarborJob, harborEveryCase } from '../../scripts/sample-runs/ha
 import { generateViewerData, viewerEveryCase } from '../../scripts/sample-runs/viewerData';
 import { MemFs } from '../../scripts/sample-runs/memFs';
 import { MUTATIONS, applyMutation, type Mutation } from '../../scripts/sample-runs/mutate';
+import { duplicateKey } from '../../src/core/honestInput';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 fc.configureGlobal({ seed: Number(process.env.FUZZ_SEED ?? 20260822) });
@@ -68,15 +69,28 @@ function jsonlReference(bytes: Uint8Array): { rows: number; problems: string[]; 
     if (lb.length && lb[lb.length - 1] === 13) lb = lb.subarray(0, lb.length - 1);
     line++;
     start = nl + 1;
+    // Honest inputs (docs/untrusted-runs.md#honest-inputs): a BOM on line 1, bytes that are not UTF-8, a key given
+    // twice, numbers beyond a double are said.
+    if (line === 1 && lb[0] === 0xef && lb[1] === 0xbb && lb[2] === 0xbf) { lb = lb.subarray(3); out.problems.push('1:bom'); }
     if (lb.every((b) => b === 32 || b === 9 || b === 13)) continue;
+    try { new TextDecoder('utf-8', { fatal: true }).decode(lb); } catch { out.problems.push(`${line}:invalid-utf8`); }
     let v: unknown;
-    try { v = JSON.parse(dec.decode(lb)); } catch {
+    const text = dec.decode(lb);
+    try { v = JSON.parse(text); } catch {
       if (terminated) out.problems.push(`${line}:parse-error`);
       else { out.problems.push(`${line}:incomplete-tail`); out.incompleteTail = true; }
       continue;
     }
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) out.problems.push(`${line}:not-object`);
-    else out.rows++;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) { out.problems.push(`${line}:not-object`); continue; }
+    if (duplicateKey(text)) out.problems.push(`${line}:duplicate-key`);
+    let infinite = 0;
+    const walk = (x: unknown): void => {
+      if (typeof x === 'number' && !Number.isFinite(x)) infinite++;
+      else if (x && typeof x === 'object') for (const y of Object.values(x)) walk(y);
+    };
+    walk(v);
+    for (let i = 0; i < Math.min(infinite, 5); i++) out.problems.push(`${line}:number-out-of-range`);
+    out.rows++;
   }
   return out;
 }

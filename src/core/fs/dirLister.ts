@@ -10,7 +10,7 @@ import type { EntryType, FileRead, FileStat } from './port';
 export type Listing = [string, EntryType][] | undefined;
 
 /** A file read by the worker as it travels back: its text, null when nothing is there, its size when over the cap. */
-type WireRead = string | null | number | { error: string };
+type WireRead = string | null | number | { error: string } | { text: string; badUtf8Line: number };
 
 // Plain JavaScript run with `eval: true`: no second bundle to ship. Same answers as NodeFs.readDir followed by a
 // stat for an empty answer (verification.ts listDir): entries; [] for an empty or unreadable folder; undefined when
@@ -18,6 +18,21 @@ type WireRead = string | null | number | { error: string };
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
+const { isUtf8 } = require('node:buffer');
+/** Offset of the first byte that is not part of well-formed UTF-8 (as core/honestInput.ts invalidUtf8At). */
+function firstBad(b, end) {
+  for (let i = 0; i < end;) {
+    const c = b[i];
+    if (c < 0x80) { i++; continue; }
+    const n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    if (n < 0 || i + n >= end) return i;
+    const c1 = b[i + 1];
+    if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f) || (c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f)) return i;
+    for (let k = 1; k <= n; k++) if ((b[i + k] & 0xc0) !== 0x80) return i;
+    i += n + 1;
+  }
+  return end;
+}
 const typeOf = (s) => (s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other');
 const GONE = new Set(['ENOENT', 'ENOTDIR']);
 function list(p) {
@@ -82,7 +97,13 @@ function read(p, max) {
       if (n > max) break;
     }
     if (n > max) return fs.fstatSync(fd).size;
-    return buf.toString('utf8', 0, n);
+    const text = buf.toString('utf8', 0, n);
+    // Bytes that are not UTF-8 decode as U+FFFD: the reader is told the first line where that happened.
+    if (!isUtf8 || isUtf8(buf.subarray(0, n))) return text;
+    let line = 1;
+    const bad = firstBad(buf, n);
+    for (let i = 0; i < bad; i++) if (buf[i] === 10) line++;
+    return { text, badUtf8Line: line };
   } catch (e) {
     return e.code === 'EISDIR' ? { error: 'a folder, not a file' } : { error: e.message };
   } finally {
@@ -123,6 +144,7 @@ function fromWire(r: WireRead): FileRead {
   if (typeof r === 'string') return { text: r };
   if (r === null) return { missing: true };
   if (typeof r === 'number') return { tooBig: r };
+  if ('text' in r) return { text: r.text, badUtf8Line: r.badUtf8Line };
   return { error: r.error };
 }
 

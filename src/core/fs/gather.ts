@@ -2,6 +2,7 @@
 // folders (a Harbor job's trials): FsPort.gather where the backend has it (a worker thread on Node and for `file:`
 // paths in VS Code), else the same answers from the port's ordinary calls, a few at a time.
 import type { EntryType, FileRead, FileStat, FsPort } from './port';
+import { invalidUtf8At, lineOfByte } from '../honestInput';
 
 export type DirEntries = [string, EntryType][] | undefined;
 
@@ -52,7 +53,10 @@ async function readWithCalls(fs: FsPort, file: string, maxBytes: number): Promis
   if (st.type === 'dir') return { error: 'a folder, not a file' };
   if (st.size > maxBytes) return { tooBig: st.size };
   try {
-    return { text: new TextDecoder('utf-8').decode(await fs.readFile(file)) };
+    const bytes = await fs.readFile(file);
+    const bad = invalidUtf8At(bytes);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    return bad < 0 ? { text } : { text, badUtf8Line: lineOfByte(bytes, bad) };
   } catch (e) {
     return (await fs.stat(file)) ? { error: (e as Error).message } : { missing: true };
   }

@@ -76,7 +76,8 @@ export interface SequentialReader {
 
 /** A file read in a batch: its text (UTF-8), or why not. */
 export type FileRead =
-  | { text: string; missing?: undefined; tooBig?: undefined; error?: undefined }
+  /** `badUtf8Line`: the first line holding bytes that are not UTF-8 (they read as U+FFFD). */
+  | { text: string; badUtf8Line?: number; missing?: undefined; tooBig?: undefined; error?: undefined }
   | { missing: true; text?: undefined; tooBig?: undefined; error?: undefined }
   /** Larger than the cap asked for: its size in bytes, nothing read. */
   | { tooBig: number; text?: undefined; missing?: undefined; error?: undefined }

@@ -5,6 +5,7 @@ import { isReadRefused, type FileRead, type FsPort } from '../fs/port';
 import { depthExceededAt, MAX_JSON_DEPTH } from '../jsonDepth';
 import { JsonLocator } from '../jsonLocator';
 import type { Problem, Severity } from '../model';
+import { duplicateKey, invalidUtf8At, lineOfByte, pathText, sanitizeNumbers } from '../honestInput';
 
 export interface JsonDocument {
   path: string;
@@ -45,7 +46,34 @@ export function parseJsonText(text: string): { value?: unknown; error?: { offset
   }
 }
 
-export function parseJsonDocument(path: string, text: string, what = 'file'): JsonDocument {
+/**
+ * What JSON.parse would have done silently, said as warnings on a parsed document (docs/untrusted-runs.md#honest-
+ * inputs): a byte order mark, bytes that are not UTF-8 (`badUtf8Line`, found by the caller on the bytes), a key given
+ * twice in one object, numbers beyond a double (replaced by null in `doc.value`).
+ */
+function honestyProblems(doc: JsonDocument, what: string, badUtf8Line?: number): void {
+  const text = doc.text;
+  if (text.charCodeAt(0) === 0xfeff) {
+    doc.problems.push({ file: doc.path, line: 1, column: 1, severity: 'warning', code: 'bom',
+      message: `the ${what} starts with a UTF-8 byte order mark: read without it` });
+  }
+  if (badUtf8Line !== undefined) {
+    doc.problems.push({ file: doc.path, line: badUtf8Line, severity: 'warning', code: 'invalid-utf8',
+      message: `the ${what} holds bytes that are not UTF-8 (first at line ${badUtf8Line}): they read as U+FFFD (\ufffd), so ids and text there are not what was written` });
+  }
+  const dup = duplicateKey(text);
+  if (dup) {
+    const { line, column } = lineColumnAt(text, dup.offset);
+    doc.problems.push({ file: doc.path, line, column, severity: 'warning', code: 'duplicate-key',
+      message: `the ${what} gives the key "${dup.key.slice(0, 200)}" twice in one object (again at line ${line}): the last one is read` });
+  }
+  for (const at of sanitizeNumbers(doc.value)) {
+    doc.problems.push(problemAt(doc, at, 'warning', 'number-out-of-range',
+      `the ${what} ${pathText(at)} is a number beyond what a double holds (it reads as Infinity): read as no value`));
+  }
+}
+
+export function parseJsonDocument(path: string, text: string, what = 'file', badUtf8Line?: number): JsonDocument {
   // Nested too deep for the recursive walkers after the parse (schema, position finder): this file only is lost.
   const deep = depthExceededAt(text);
   if (deep >= 0) {
@@ -65,14 +93,20 @@ export function parseJsonDocument(path: string, text: string, what = 'file'): Js
         message: `the ${what} is not valid JSON at line ${line}, column ${column}: ${error.message}` }],
     };
   }
-  return { path, text, value, ok: true, problems: [] };
+  const doc: JsonDocument = { path, text, value, ok: true, problems: [] };
+  honestyProblems(doc, what, badUtf8Line);
+  return doc;
 }
 
 /** Reads and parses a JSON file; a missing or unreadable file is a Problem (severity chosen by the caller). */
 export async function readJsonDocument(fs: FsPort, path: string, what = 'file', missingSeverity: Severity = 'error'): Promise<JsonDocument> {
   let text: string;
+  let badUtf8Line: number | undefined;
   try {
-    text = new TextDecoder('utf-8').decode(await fs.readFile(path));
+    const bytes = await fs.readFile(path);
+    const bad = invalidUtf8At(bytes);
+    if (bad >= 0) badUtf8Line = lineOfByte(bytes, bad);
+    text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes); // the BOM kept: parseJsonText drops it, and says so
   } catch (e) {
     const gone = !isReadRefused(e) && (await fs.stat(path)) === undefined;
     return {
@@ -81,12 +115,12 @@ export async function readJsonDocument(fs: FsPort, path: string, what = 'file', 
         message: gone ? `the ${what} is not on disk` : `cannot read the ${what}: ${(e as Error).message}` }],
     };
   }
-  return parseJsonDocument(path, text, what);
+  return parseJsonDocument(path, text, what, badUtf8Line);
 }
 
 /** A JSON document from a file read in a batch (FsPort.gather): the same answers readJsonDocument gives. */
 export function jsonDocumentOf(path: string, read: FileRead, what = 'file', missingSeverity: Severity = 'error'): JsonDocument {
-  if (read.text !== undefined) return parseJsonDocument(path, read.text, what);
+  if (read.text !== undefined) return parseJsonDocument(path, read.text, what, read.badUtf8Line);
   const problem: Problem = read.missing
     ? { file: path, severity: missingSeverity, code: 'missing-file', message: `the ${what} is not on disk` }
     : read.tooBig !== undefined

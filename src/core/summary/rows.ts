@@ -6,6 +6,7 @@ import { jsonlLines } from '../jsonl';
 import type { Problem } from '../model';
 import { KeyPicker, RawValue } from './scan';
 import { forEachLine } from './lines';
+import { invalidUtf8At, startsWithBom } from '../honestInput';
 
 const META = new KeyPicker(['metadata']);
 const RESULT = new KeyPicker([
@@ -111,7 +112,7 @@ function taskIdOf(v: unknown): string | undefined {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? (v === 0 ? 0 : v) : null); // -0 reads as 0
 const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 const obj = (v: unknown): Record<string, unknown> | null =>
@@ -154,8 +155,16 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
       ctx.onBytes?.(end - start + 1);
       if ((line & 255) === 0 && ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('cancelled');
       let k = start;
+      if (line === 1 && startsWithBom(buf, k)) {
+        k += 3;
+        add({ file: path, line, severity: 'warning', code: 'bom', message: `${path} starts with a UTF-8 byte order mark: line 1 read without it` });
+      }
       while (k < end && (buf[k] === 32 || buf[k] === 9 || buf[k] === 13)) k++;
       if (k === end) return;
+      if (invalidUtf8At(buf, k, end) >= 0) {
+        add({ file: path, line, severity: 'warning', code: 'invalid-utf8',
+          message: `line ${line} holds bytes that are not UTF-8: they read as U+FFFD (\ufffd), so its task id and text are not what was written${partialIdentity(buf, k, end)}` });
+      }
       try {
         // A SyntaxError from onRow is the line's too (a value the picker handed back unparsed did not parse).
         onRow(picker.pickRange(buf, k, end), line, add);
@@ -290,6 +299,10 @@ export async function readRows(ctx: ScanContext, path: string, kind: 'result' | 
           message: `line ${line} is a second row for task ${id.taskId} repeat ${id.repeat} (the first is line ${r.resultLine}): line ${line} is kept` });
       }
       r.resultLine = line;
+      if (typeof row.reward === 'number' && !Number.isFinite(row.reward)) {
+        report({ file: path, line, severity: 'warning', code: 'number-out-of-range',
+          message: `line ${line}: the reward of task ${id.taskId} repeat ${id.repeat} is a number beyond what a double holds (it reads as Infinity): read as not measured` });
+      }
       r.result = {
         reward: num(row.reward), mask_sample: bool(row.mask_sample), failure_kind: str(row.failure_kind),
         failure_reason: str(row.failure_reason), verifier_mode: str(row.verifier_mode), logsDir,

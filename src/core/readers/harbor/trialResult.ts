@@ -35,6 +35,7 @@ export function readResult(t: TrialFiles, jobFinished: boolean): ResultRead {
     if (jobFinished) attempt.exception = { type: 'InvalidResult', message: 'result.json is not valid JSON', where: 'trial' };
     return out;
   }
+  out.problems.push(...doc.problems); // what parsing said (a BOM, bytes that are not UTF-8, duplicate keys, 1e400)
   const parsed = TrialResultSchema.safeParse(doc.value);
   if (parsed.success) {
     out.state = 'ok';
@@ -75,6 +76,6 @@ export function readConfig(t: TrialFiles): { config: TrialConfig | null; problem
   const doc = jsonDocumentOf(joinPath(t.dir, 'config.json'), read, 'trial config', 'warning');
   if (!doc.ok) return { config: null, problems: doc.problems };
   const p = TrialConfigSchema.safeParse(doc.value);
-  if (p.success) return { config: p.data, problems: [] };
-  return { config: null, problems: issueProblems(doc, p.error.issues, 'trial config.json', 5) };
+  if (p.success) return { config: p.data, problems: doc.problems };
+  return { config: null, problems: [...doc.problems, ...issueProblems(doc, p.error.issues, 'trial config.json', 5)] };
 }

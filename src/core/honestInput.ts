@@ -1,0 +1,99 @@
+// What JSON.parse and a lenient UTF-8 decoder do silently to a run's bytes, found and said (docs/untrusted-runs.md#
+// honest-inputs): a byte order mark before the first value (dropped, with a warning), bytes that are not UTF-8
+// (decoded as U+FFFD, with a warning naming the line), numbers beyond a double (1e400 reads as Infinity: a warning
+// at its place, the value then counts as no number), duplicate keys (JSON.parse keeps the last one silently: a warning
+// naming the key). -0 reads as 0. Each check is one linear pass; none throws.
+import * as nodeBuffer from 'node:buffer';
+
+/** Node's native UTF-8 validation (Node 18.14+); the byte walk below where it is missing. */
+const nodeIsUtf8 = (nodeBuffer as { isUtf8?: (b: Uint8Array) => boolean }).isUtf8;
+
+/** Whether the bytes (or text) start with a UTF-8 byte order mark. */
+export function startsWithBom(b: Uint8Array | string, start = 0): boolean {
+  return typeof b === 'string' ? b.charCodeAt(start) === 0xfeff : b[start] === 0xef && b[start + 1] === 0xbb && b[start + 2] === 0xbf;
+}
+
+/** The offset of the first byte that is not part of well-formed UTF-8, or -1. Native check first (fast path). */
+export function invalidUtf8At(b: Uint8Array, start = 0, end = b.length): number {
+  const view = start === 0 && end === b.length ? b : b.subarray(start, end);
+  if (nodeIsUtf8 && nodeIsUtf8(view)) return -1;
+  for (let i = start; i < end;) {
+    const c = b[i];
+    if (c < 0x80) { i++; continue; }
+    const n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    if (n < 0 || i + n >= end) return i;
+    const c1 = b[i + 1];
+    if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f) || (c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f)) return i;
+    for (let k = 1; k <= n; k++) if ((b[i + k] & 0xc0) !== 0x80) return i;
+    i += n + 1;
+  }
+  return -1;
+}
+
+/** 1-based line of a byte offset. */
+export function lineOfByte(b: Uint8Array, offset: number, start = 0): number {
+  let line = 1;
+  for (let i = start; i < offset; i++) if (b[i] === 10) line++;
+  return line;
+}
+
+/**
+ * The first key that appears twice in one object of JSON text (JSON.parse keeps the last), with the offset of its
+ * second occurrence; undefined when there is none. Keys are compared as written (an escaped spelling of the same key
+ * is not recognised). Linear: one pass, one set of keys per open object.
+ */
+export function duplicateKey(text: string): { key: string; offset: number } | undefined {
+  const stack: (Set<string> | null)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const s = i;
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      const top = stack[stack.length - 1];
+      if (expectKey && top) {
+        const key = text.slice(s + 1, i);
+        if (top.has(key)) return { key, offset: s };
+        top.add(key);
+      }
+      expectKey = false;
+    } else if (c === 0x7b) { stack.push(new Set()); expectKey = true; } else if (c === 0x5b) { stack.push(null); expectKey = false; } else if (c === 0x7d || c === 0x5d) { stack.pop(); expectKey = false; } else if (c === 0x2c) { expectKey = stack[stack.length - 1] != null; }
+  }
+  return undefined;
+}
+
+/**
+ * Numbers JSON.parse read as ±Infinity (written beyond a double's range, `1e400`) are replaced by null in place (no
+ * reader takes them for a value) and returned with their JSON path, at most `max` listed (all are replaced); -0 is
+ * replaced by 0 (the same number for every reader).
+ */
+export function sanitizeNumbers(value: unknown, max = 20): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  const at: (string | number)[] = [];
+  const walk = (v: unknown): void => {
+    if (!v || typeof v !== 'object') return;
+    const o = v as Record<string | number, unknown>;
+    const keys: (string | number)[] = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v);
+    for (const k of keys) {
+      const x = o[k];
+      if (typeof x === 'number') {
+        if (!Number.isFinite(x)) { o[k] = null; if (out.length < max) out.push([...at, k]); } else if (Object.is(x, -0)) o[k] = 0;
+      } else if (x && typeof x === 'object') {
+        at.push(k);
+        walk(x);
+        at.pop();
+      }
+    }
+  };
+  walk(value);
+  return out;
+}
+
+/** `.a[0].b` for a JSON path. */
+export function pathText(p: readonly (string | number)[]): string {
+  return p.length ? p.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('') : '(top level)';
+}
