@@ -23,7 +23,7 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** Rewrites line `n` (1-based) of a JSONL file as bytes. */
 function editLine(file: string, n: number, edit: (line: Buffer) => Buffer): void {
-  const lines = fs.readFileSync(file).toString('latin1').split('\n').map((l) => Buffer.from(l, 'latin1'));
+  const lines: Buffer[] = fs.readFileSync(file).toString('latin1').split('\n').map((l) => Buffer.from(l, 'latin1'));
   lines[n - 1] = edit(lines[n - 1]);
   fs.writeFileSync(file, Buffer.concat(lines.flatMap((l, i) => (i ? [Buffer.from('\n'), l] : [l]))));
 }
