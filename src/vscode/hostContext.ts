@@ -15,6 +15,7 @@ import { type Log, createLog, showError } from './log';
 import { registerRunOverview } from './panels/runOverviewPanel';
 import { registerTrajectoryEditor } from './editors/trajectoryEditor';
 import { registerDeepLinks } from './deepLinks';
+import { registerCompareDocuments } from './compareDocuments';
 import { type PanelInfo, type PanelMessage, WebviewPanels } from './panels/webviewPanels';
 import { onSettingsChanged, readSettings } from './settings';
 import { RunsTreeProvider, VIEW_ID } from './treeProvider';
@@ -23,7 +24,7 @@ import type { OpenRefusal } from './openGuard';
 import { RunWatchers } from './watchers';
 
 /** A command handler: the host context, and the argument VS Code passes (a tree node, a Uri, a string …). */
-export type CommandHandler = (ctx: HostContext, arg?: unknown) => unknown;
+export type CommandHandler = (ctx: HostContext, arg?: unknown, ...rest: unknown[]) => unknown;
 
 /** What the integration tests use (test/integration/README.md); the host context is it. */
 export interface HarborRunsApi {
@@ -94,7 +95,7 @@ export class HostContext extends Disposable implements HarborRunsApi {
     this.treeProvider = this.register(new RunsTreeProvider(this.store, this.fs));
     // Filter and sort are the workspace's: restored on activation, saved on every change.
     this.treeProvider.setState(restoreViewState(this.workspaceState.get(VIEW_STATE_KEY)));
-    this.treeView = this.register(vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this.treeProvider, showCollapseAll: true }));
+    this.treeView = this.register(vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this.treeProvider, showCollapseAll: true, canSelectMany: true }));
     this.diagnostics = this.register(new RunDiagnostics(this.store, this.fs));
     this.watchers = this.register(new RunWatchers(this.store));
     this.panels = this.register(new WebviewPanels(this.extensionUri));
@@ -107,9 +108,9 @@ export class HostContext extends Disposable implements HarborRunsApi {
 
   /** Registers a command; a failure is logged and shown with "Show Log". */
   registerCommand(id: string, handler: CommandHandler): void {
-    this.register(vscode.commands.registerCommand(id, async (arg?: unknown) => {
+    this.register(vscode.commands.registerCommand(id, async (arg?: unknown, ...rest: unknown[]) => {
       try {
-        return await handler(this, arg);
+        return await handler(this, arg, ...rest);
       } catch (e) {
         await showError(this.log, `${id} failed: ${(e as Error)?.message ?? String(e)}`, e);
         return undefined;
@@ -122,6 +123,7 @@ export class HostContext extends Disposable implements HarborRunsApi {
     registerRunOverview(this);
     registerTrajectoryEditor(this);
     registerDeepLinks(this);
+    registerCompareDocuments(this);
     this.register(vscode.window.registerFileDecorationProvider(new FlagDecorationProvider()));
     this.register(vscode.languages.registerCodeActionsProvider(
       [{ scheme: 'file', pattern: '**/*_run_summary.json' }], new RewriteSummaryActions(this.store), { providedCodeActionKinds: RewriteSummaryActions.kinds }));

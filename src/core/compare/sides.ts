@@ -19,6 +19,8 @@ export interface CompareSide {
   model: string | null;
   dataset: string | null;
   tasks: Task[];
+  /** A merged side renames its attempts (`<side id>::<attempt id>`): where each came from. */
+  origins?: Record<string, { runId: string; attemptId: string }>;
 }
 
 export interface SideOptions {
@@ -66,11 +68,16 @@ export function mergeKey(s: CompareSide): string | null {
 export function mergeSides(group: readonly CompareSide[]): CompareSide {
   if (group.length === 1) return group[0];
   const byTask = new Map<string, Task>();
+  const origins: Record<string, { runId: string; attemptId: string }> = {};
   for (const s of group) {
     for (const t of s.tasks) {
       let m = byTask.get(t.id);
       if (!m) { m = { id: t.id, label: t.label, attempts: [] }; byTask.set(t.id, m); }
-      for (const a of t.attempts) m.attempts.push({ ...a, id: `${s.id}::${a.id}` } satisfies Attempt);
+      for (const a of t.attempts) {
+        const id = `${s.id}::${a.id}`;
+        m.attempts.push({ ...a, id } satisfies Attempt);
+        origins[id] = s.origins?.[a.id] ?? { runId: s.runIds[0], attemptId: a.id };
+      }
     }
   }
   const first = group[0];
@@ -79,7 +86,7 @@ export function mergeSides(group: readonly CompareSide[]): CompareSide {
     label: `${[first.dataset, first.agent, first.model].filter(Boolean).join(' · ') || first.label} (${group.length} runs merged)`,
     kind: first.kind, runIds: group.flatMap((s) => s.runIds), mergedFrom: group.map((s) => s.label), cell: first.cell,
     agent: first.agent, model: first.model, dataset: first.dataset,
-    tasks: [...byTask.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    tasks: [...byTask.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), origins,
   };
 }
 
@@ -106,4 +113,9 @@ export function sidesOf(runs: readonly Run[], opts: SideOptions = {}): CompareSi
     else { groups.set(key, [s]); order.push(key); }
   }
   return order.map((o) => (typeof o === 'string' ? mergeSides(groups.get(o)!) : o));
+}
+
+/** The run and attempt (as read) behind an attempt of a side. */
+export function attemptOrigin(side: CompareSide, attemptId: string): { runId: string; attemptId: string } {
+  return side.origins?.[attemptId] ?? { runId: side.runIds[0], attemptId };
 }

@@ -6,11 +6,14 @@ import { copyPath, explainMissing, openAsJson, openItem, openProblem, refresh, r
 import { writeRunSummaryCommand } from './writeRunSummary';
 import { openRunOverview } from './openRunOverview';
 import { copyLink, openLink, openTrajectoryCommand } from './trajectoryCommands';
+import { compareAttempts, compareRuns } from './compareCommands';
 
 const COMMANDS: Record<string, CommandHandler> = {
   'harborRuns.writeRunSummary': writeRunSummaryCommand,
   'harborRuns.refresh': refresh,
   'harborRuns.openRunOverview': openRunOverview,
+  'harborRuns.compareRuns': compareRuns,
+  'harborRuns.compareAttempts': compareAttempts,
   'harborRuns.openItem': openItem,
   'harborRuns.openTrajectory': openTrajectoryCommand,
   'harborRuns.copyLink': copyLink,

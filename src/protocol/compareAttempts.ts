@@ -1,0 +1,74 @@
+// The ONE definition of the messages between the Compare Attempts panel (host, src/vscode/panels/compareAttemptsPanel.ts)
+// and its webview (webview/compareAttempts/main.ts); both validate what they receive. The model is the core's
+// TrajectoryAlignment (src/core/compare/align.ts) with each side's attempt, rows as compact [kind, left, right] tuples.
+import { z } from 'zod';
+import { OUTCOMES } from '../core/model';
+import { type Parsed, parseWith } from './parse';
+
+const Text = z.string().max(100_000);
+const Count = z.number().int().nonnegative();
+const Num = z.number().nullable();
+const Index = z.number().int().nonnegative().nullable();
+
+export const StepSchema = z.object({
+  index: Count,
+  source: z.enum(['system', 'user', 'agent', 'unknown']),
+  summary: z.string().max(2000),
+  tools: z.array(z.string().max(500)).max(100),
+  promptTokens: Num,
+  completionTokens: Num,
+  costUsd: Num,
+  durationMs: Num,
+});
+
+export const SideSchema = z.object({
+  /** "run label · task · #n". */
+  title: Text,
+  outcome: z.enum(OUTCOMES),
+  reward: Num,
+  file: Text.nullable(),
+  unavailable: Text.nullable(),
+  steps: z.array(StepSchema),
+  promptTokens: Num,
+  completionTokens: Num,
+  costUsd: Num,
+  elapsedMs: Num,
+});
+
+export const ROW_KINDS = ['same', 'changed', 'left', 'right'] as const;
+export const RowSchema = z.tuple([z.enum(ROW_KINDS), Index, Index]);
+
+export const CompareAttemptsModelSchema = z.object({
+  task: Text,
+  left: SideSchema,
+  right: SideSchema,
+  rows: z.array(RowSchema),
+  firstDivergence: z.object({ row: Count, left: Index, right: Index }).nullable(),
+  counts: z.object({ same: Count, changed: Count, left: Count, right: Count }),
+});
+
+export type CompareAttemptsModel = z.infer<typeof CompareAttemptsModelSchema>;
+export type AttemptSide = z.infer<typeof SideSchema>;
+export type AlignedRowTuple = z.infer<typeof RowSchema>;
+
+export const HostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('init'), model: CompareAttemptsModelSchema }),
+  z.object({ type: z.literal('gone'), message: Text }),
+]);
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+
+export const WebviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  /** Open the verifier outputs of both attempts in VS Code's diff editor. */
+  z.object({ type: z.literal('diffVerifier') }),
+  /** Open one side's trajectory. */
+  z.object({ type: z.literal('openTrajectory'), side: z.enum(['left', 'right']) }),
+  /** What the list shows now: rows in all, the selected row (the first divergence after init), rows in the DOM. */
+  z.object({ type: z.literal('rendered'), rows: Count, selected: Index, domRows: Count }),
+  z.object({ type: z.literal('cspViolation'), directive: Text, blocked: Text }),
+  z.object({ type: z.literal('error'), message: Text }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
+
+export const parseHostMessage = (data: unknown): Parsed<HostMessage> => parseWith(HostMessageSchema, data);
+export const parseWebviewMessage = (data: unknown): Parsed<WebviewMessage> => parseWith(WebviewMessageSchema, data);
