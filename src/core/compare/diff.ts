@@ -2,7 +2,12 @@
 // (E. Myers, "An O(ND) Difference Algorithm and Its Variations", 1986; the bisection as in diff-match-patch):
 // common prefix and suffix trimmed, the middle of the edit path found from both ends, each half solved the same way.
 // Elements that occur on one side only can never be matched: they are set aside first, so two sequences that share
-// little cost little (a full N×M table is never built). Time O((N+M)·D) for D differences, memory O(N+M).
+// little cost little (a full N×M table is never built). Time O((N+M)·D) for D differences, memory O(N+M); when a
+// search passes MAX_COST differences it splits at the furthest point reached so far (as git's xdiff does), so two
+// long sequences of the same few elements in different orders stay fast: the match is then long, not always longest.
+
+/** Differences searched from each end before a split is taken where the search got furthest. */
+export const MAX_COST = 256;
 
 export interface Matches {
   /** Matched positions, increasing on both sides: a[left[i]] === b[right[i]]. */
@@ -59,13 +64,16 @@ function bisect(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: num
   const delta = n - m;
   const front = (delta & 1) !== 0;
   let k1start = 0, k1end = 0, k2start = 0, k2end = 0;
+  let bestX = 0, bestY = 0;
   for (let d = 0; d < maxD; d++) {
+    if (d > MAX_COST && bestX + bestY > 0 && (bestX < n || bestY < m)) return [bestX, bestY];
     for (let k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
       const k1o = off + k1;
       let x1 = k1 === -d || (k1 !== d && v1[k1o - 1] < v1[k1o + 1]) ? v1[k1o + 1] : v1[k1o - 1] + 1;
       let y1 = x1 - k1;
       while (x1 < n && y1 < m && a[aLo + x1] === b[bLo + y1]) { x1++; y1++; }
       v1[k1o] = x1;
+      if (x1 <= n && y1 <= m && x1 + y1 > bestX + bestY) { bestX = x1; bestY = y1; }
       if (x1 > n) k1end += 2;
       else if (y1 > m) k1start += 2;
       else if (front) {

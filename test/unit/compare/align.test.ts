@@ -136,3 +136,16 @@ test('two 10,000-step trajectories (scattered edits, then nothing in common) ali
   assert.ok(edited < 2000 && disjoint < 2000, `${edited.toFixed(0)} ms, ${disjoint.toFixed(0)} ms`);
   console.log(`aligned 10k×10k: ${edited.toFixed(0)} ms with scattered edits, ${disjoint.toFixed(0)} ms with nothing in common`);
 });
+
+test('past MAX_COST differences the split is taken where the search got furthest: still a common subsequence, near the longest', () => {
+  const rng = new Prng(5);
+  const a = Array.from({ length: 3000 }, () => rng.int(0, 5));
+  const b = Array.from({ length: 3000 }, () => rng.int(0, 5));
+  const m = commonSubsequence(a, b);
+  for (let i = 0; i < m.left.length; i++) {
+    assert.equal(a[m.left[i]], b[m.right[i]]);
+    if (i) assert.ok(m.left[i] > m.left[i - 1] && m.right[i] > m.right[i - 1]);
+  }
+  const best = lcsLength(a, b);
+  assert.ok(m.left.length >= 0.9 * best, `${m.left.length} of the longest ${best}`);
+});
