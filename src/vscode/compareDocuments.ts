@@ -1,9 +1,10 @@
 // Generated text for VS Code's own diff editor: the verifier output of two attempts (outcome, rewards, failed tests of
 // ctrf.json, test-stdout.txt: core/compare/verifier.ts) served read-only under the `harbor-compare:` scheme and
-// opened with `vscode.diff`. Nothing is written to disk.
+// opened with `vscode.diff`. Nothing is written to disk; a test-stdout.txt outside its run (or linking out) is not read.
 import * as vscode from 'vscode';
 import { verifierEvidence, verifierReport } from '../core/compare';
-import type { Attempt } from '../core/model';
+import { containment } from '../core/containment';
+import type { Attempt, Run } from '../core/model';
 import type { HostContext } from './hostContext';
 
 export const COMPARE_SCHEME = 'harbor-compare';
@@ -38,9 +39,11 @@ export function registerCompareDocuments(ctx: HostContext): void {
   ctx.track(vscode.workspace.registerTextDocumentContentProvider(COMPARE_SCHEME, documents));
 }
 
-async function stdoutOf(ctx: HostContext, a: Attempt): Promise<{ text: string | null; note?: string }> {
+async function stdoutOf(ctx: HostContext, run: Run, a: Attempt): Promise<{ text: string | null; note?: string }> {
   const ev = verifierEvidence(a).stdout;
-  if (!ev || !ev.present) return { text: null };
+  if (!ev || !ev.present) return { text: null, note: ev?.outside ? 'outside the run, not read' : undefined };
+  const c = await containment(ctx.fs, run.root, ev.path);
+  if (!c.inside) return { text: null, note: `not read: ${c.reason}` };
   try {
     const st = await ctx.fs.stat(ev.path);
     if (!st || st.type !== 'file') return { text: null, note: 'not a file' };
@@ -54,10 +57,12 @@ async function stdoutOf(ctx: HostContext, a: Attempt): Promise<{ text: string | 
 /** Safe file-name part of a generated document's path. */
 const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'attempt';
 
+export interface VerifierSide { title: string; run: Run; attempt: Attempt }
+
 /** Opens the verifier outputs of two attempts side by side in the diff editor; returns the two URIs. */
-export async function showVerifierDiff(ctx: HostContext, key: string, left: { title: string; attempt: Attempt }, right: { title: string; attempt: Attempt }): Promise<[vscode.Uri, vscode.Uri]> {
+export async function showVerifierDiff(ctx: HostContext, key: string, left: VerifierSide, right: VerifierSide): Promise<[vscode.Uri, vscode.Uri]> {
   if (!documents) throw new Error('compare documents are not registered');
-  const [l, r] = await Promise.all([stdoutOf(ctx, left.attempt), stdoutOf(ctx, right.attempt)]);
+  const [l, r] = await Promise.all([stdoutOf(ctx, left.run, left.attempt), stdoutOf(ctx, right.run, right.attempt)]);
   const uri = (side: string, title: string) => vscode.Uri.from({ scheme: COMPARE_SCHEME, path: `/${slug(key)}/${side}/${slug(title)}.verifier.txt` });
   const lu = uri('left', left.title);
   const ru = uri('right', right.title);

@@ -9,6 +9,8 @@ import { type HostMessage, type WebviewMessage, parseWebviewMessage } from '../.
 import { type AttemptRef, compareAttemptsModel, resolveAttempt } from '../../views/compareModel';
 import type { HostContext } from '../hostContext';
 import { showVerifierDiff } from '../compareDocuments';
+import { containment } from '../../core/containment';
+import { mayOpen } from '../openGuard';
 import { PanelHost, type PanelSpec } from './panelHost';
 
 export const COMPARE_ATTEMPTS_VIEW_TYPE = 'harborRuns.compareAttempts';
@@ -53,9 +55,11 @@ export class CompareAttemptsPanel extends PanelHost<HostMessage, WebviewMessage>
     return l && r ? [l, r] : undefined;
   }
 
-  private async load(a: Attempt): Promise<{ view: TrajectoryView | null; reason?: string }> {
-    const f = trajectoryFile(a);
+  private async load(r: Resolved): Promise<{ view: TrajectoryView | null; reason?: string }> {
+    const f = trajectoryFile(r.attempt);
     if (!f.path) return { view: null, reason: f.reason };
+    const c = await containment(this.ctx.fs, r.run.root, f.path);
+    if (!c.inside) return { view: null, reason: `trajectory not read: ${c.reason}` };
     return { view: await loadTrajectory(this.ctx.fs, f.path) };
   }
 
@@ -64,7 +68,7 @@ export class CompareAttemptsPanel extends PanelHost<HostMessage, WebviewMessage>
     if (!both) { void this.post({ type: 'gone', message: 'One of the attempts is no longer in the workspace.' }); return; }
     const [l, r] = both;
     const t0 = Date.now();
-    const [lv, rv] = await Promise.all([this.load(l.attempt), this.load(r.attempt)]);
+    const [lv, rv] = await Promise.all([this.load(l), this.load(r)]);
     const al = alignTrajectories(lv.view, rv.view, { left: lv.reason, right: rv.reason });
     const model = compareAttemptsModel(l.task.label || l.task.id, { title: title(l), attempt: l.attempt }, { title: title(r), attempt: r.attempt }, al);
     this.ctx.log.debug(`compare attempts: ${al.rows.length} rows aligned in ${Date.now() - t0} ms (with loading)`);
@@ -77,8 +81,9 @@ export class CompareAttemptsPanel extends PanelHost<HostMessage, WebviewMessage>
       case 'diffVerifier': await this.diffVerifier(); break;
       case 'openTrajectory': {
         const both = this.resolve();
-        const f = both && trajectoryFile((m.side === 'left' ? both[0] : both[1]).attempt).path;
-        if (f) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(f), { preview: true, viewColumn: vscode.ViewColumn.Beside });
+        const side = both && (m.side === 'left' ? both[0] : both[1]);
+        const f = side && trajectoryFile(side.attempt).path;
+        if (f && side && await mayOpen(this.ctx, f, side.run)) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(f), { preview: true, viewColumn: vscode.ViewColumn.Beside });
         break;
       }
       case 'cspViolation': this.ctx.log.warn(`compare attempts: CSP violation ${m.directive} ${m.blocked}`); break;
@@ -92,6 +97,6 @@ export class CompareAttemptsPanel extends PanelHost<HostMessage, WebviewMessage>
     const both = this.resolve();
     if (!both) return undefined;
     const [l, r] = both;
-    return showVerifierDiff(this.ctx, this.key, { title: title(l), attempt: l.attempt }, { title: title(r), attempt: r.attempt });
+    return showVerifierDiff(this.ctx, this.key, { title: title(l), run: l.run, attempt: l.attempt }, { title: title(r), run: r.run, attempt: r.attempt });
   }
 }

@@ -11,6 +11,7 @@ import { evidenceToOpen } from '../../views/runOverviewModel';
 import { taskNode } from '../../views/tree/nodes';
 import type { HostContext } from '../hostContext';
 import { CompareAttemptsPanel } from './compareAttemptsPanel';
+import { mayOpen } from '../openGuard';
 import { PanelHost, type PanelSpec } from './panelHost';
 
 export const COMPARE_RUNS_VIEW_TYPE = 'harborRuns.compareRuns';
@@ -88,6 +89,6 @@ export class CompareRunsPanel extends PanelHost<HostMessage, WebviewMessage> {
       this.ctx.log.warn(`compare runs: cannot reveal ${taskId} in the tree: ${String(e)}`);
     }
     const file = evidenceToOpen(hit.attempt);
-    if (file) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    if (file && await mayOpen(this.ctx, file, hit.run)) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: true, viewColumn: vscode.ViewColumn.Beside });
   }
 }
