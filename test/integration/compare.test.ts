@@ -94,7 +94,7 @@ suite('compare runs and attempts', () => {
     assert.equal(tab.original.scheme, 'harbor-compare');
     const [left, right] = await Promise.all([vscode.workspace.openTextDocument(tab.original), vscode.workspace.openTextDocument(tab.modified)]);
     assert.match(left.getText(), /^outcome: passed\nreward: 1\.0\n/);
-    assert.match(right.getText(), /^outcome: failed\nreward: 0\.0\n[\s\S]*failed tests \(1\):\n {2}- test_expected_output/);
+    assert.match(right.getText(), /^outcome: failed\nreward: 0\.0\n[\s\S]*failed tests \(1\):\n {2}- \S*test_expected_output/);
     assert.match(right.getText(), /--- test-stdout\.txt ---\n/);
     await screenshot('compare-verifier-diff');
   });

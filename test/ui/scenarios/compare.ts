@@ -36,6 +36,8 @@ export const scenario: Scenario = {
     if (!first?.endsWith('regex-log')) throw new Error(`the first task row is ${first}, expected the regression regex-log`);
     const sides = await frame.locator('.side-list li').allTextContents();
     if (sides.length !== 2 || !sides[0].includes(BASE) || !sides[1].includes(CAND)) throw new Error(`sides: ${sides.join(' | ')}`);
+    await page.mouse.move(900, 850); // no tree tooltip over the screenshot
+    await page.waitForTimeout(300);
     await ctx.shot('1-runs');
 
     // 2. "Compare" on the regression: the attempts side by side, the first divergence marked and in view.
