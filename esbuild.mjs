@@ -86,7 +86,7 @@ if (!production) {
 function copyWebviewAssets() {
   const dest = join(root, 'out/webview');
   mkdirSync(dest, { recursive: true });
-  for (const f of ['node_modules/@vscode/codicons/dist/codicon.css', 'node_modules/@vscode/codicons/dist/codicon.ttf']) {
+  for (const f of ['node_modules/@vscode/codicons/dist/codicon.css', 'node_modules/@vscode/codicons/dist/codicon.ttf', 'node_modules/uplot/dist/uPlot.min.css']) {
     if (existsSync(join(root, f))) copyFileSync(join(root, f), join(dest, f.split('/').pop()));
   }
   // A panel's webview/<panel>/main.css is copied as out/webview/<panel>.css, beside its script; other CSS keeps its path.

@@ -49,6 +49,13 @@ export interface HarborTrialSpec {
   transcriptBytes?: number;
   /** Seeds the trajectory on its own: two trials with the same seed run the same steps for as many turns as both have. */
   trajectorySeed?: string;
+  /**
+   * The agent wrote its own verifier/reward.json (these rewards) beside the verifier's reward.txt: Harbor reads
+   * reward.json first, so the result records the agent's rewards while reward.txt holds the verifier's `reward`.
+   */
+  agentRewardJson?: Record<string, number>;
+  /** verifier/reward-details.json (rewardkit's per-criterion details, with an LLM judge and a nested group). */
+  rewardDetails?: boolean;
 }
 
 export interface HarborJobSpec {
@@ -94,6 +101,10 @@ export function harborEveryCase(): HarborJobSpec {
       { task: 'chess-best-move', case: 'cancelled' },
       { task: 'multi-step-refactor', case: 'multi-step' },
       { task: 'hello-world', case: 'trajectory-absent' },
+      // Reward provenance: an agent-written reward.json that disagrees with the verifier's reward.txt, and a
+      // rewardkit trial with its reward-details.json.
+      { task: 'fix-permissions', case: 'failed', reward: 0, agentRewardJson: { reward: 1 } },
+      { task: 'grade-essay', case: 'partial', rewards: { correctness: 0.75, quality: 0.9 }, rewardDetails: true },
     ],
   };
 }

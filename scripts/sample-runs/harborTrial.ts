@@ -105,6 +105,32 @@ function writeAgent(agentDir: string, ctx: TrialCtx, spec: HarborTrialSpec, comp
   return totals;
 }
 
+/** rewardkit-style reward-details.json for these rewards: one LLM-judged detail, one programmatic, one group. */
+function rewardDetails(rewards: Record<string, number>): unknown {
+  const keys = Object.keys(rewards);
+  const first = keys[0] ?? 'reward';
+  const second = keys[1];
+  return {
+    [first]: {
+      score: rewards[first], kind: 'llm',
+      criteria: [
+        { name: 'answers the question asked', value: 1, raw: 'yes', weight: 2, reasoning: 'The essay addresses the prompt directly in its first paragraph.' },
+        { name: 'cites the given sources', value: 0.5, raw: 'partially', weight: 1, reasoning: 'Two of the four sources are cited; <script>alert(1)</script> is quoted from the essay as text.' },
+      ],
+      judge: { model: 'gpt-4o-mini' }, judge_output: 'Score: 0.75. Strong structure, incomplete citations.', warnings: [],
+    },
+    ...(second ? {
+      [second]: {
+        kind: 'group', aggregation: 'weighted_mean', threshold: 0.5, score: rewards[second],
+        components: [
+          { name: 'spelling', weight: 0.4, detail: { score: 1, kind: 'programmatic', criteria: [{ name: 'typos per 100 words < 1', value: 1, raw: 0.3, weight: 1 }] } },
+          { name: 'style', weight: 0.6, detail: { score: 0.83, kind: 'llm', criteria: [{ name: 'clear paragraphs', value: 0.83, raw: '5/6', weight: 1, reasoning: 'One paragraph runs on.' }], judge_output: 'Mostly clear.' } },
+        ],
+      },
+    } : {}),
+  };
+}
+
 function writeVerifier(dir: string, rewards: Record<string, number> | null, ctx: TrialCtx, startSec: number, asJson: boolean): void {
   const primary = rewards ? (rewards.reward ?? Object.values(rewards)[0]) : 0;
   const failed = primary >= 1 ? [] : ['test_expected_output'];
@@ -195,6 +221,12 @@ export function writeTrial(jobDir: string, ctx: TrialCtx, spec: HarborTrialSpec)
         const reward = spec.reward ?? (kase === 'passed' || kase === 'trajectory-absent' || kase === 'agent-timeout-with-reward' ? 1.0 : 0.0);
         rewards = kase === 'partial' ? (spec.rewards ?? { reward: spec.reward ?? 0.5, tests_passed: 2, tests_total: 4 }) : { reward };
         writeVerifier(path.join(dir, 'verifier'), rewards, ctx, vstart, kase === 'partial');
+        if (spec.agentRewardJson) {
+          // Harbor reads reward.json first: the agent's numbers are what the result records.
+          writeJson(path.join(dir, 'verifier', 'reward.json'), spec.agentRewardJson);
+          rewards = spec.agentRewardJson;
+        }
+        if (spec.rewardDetails) writeJson(path.join(dir, 'verifier', 'reward-details.json'), rewardDetails(rewards));
       }
     }
   }

@@ -2,22 +2,30 @@
 // the webview on receipt), types inferred from them. vscode-free and DOM-free. Every string in here can come from a
 // run's files (task ids, exception messages, judge output): the webview renders it as text, never as markup.
 import { z } from 'zod';
+import { OUTCOMES } from '../core/model';
+import type { PassAtKResult } from '../core/passAtK';
 
 const Text = z.string().max(100_000);
 const Short = z.string().max(2_000);
 const Count = z.number().int().nonnegative();
 const Num = z.number().finite();
 const OptNum = Num.nullable();
-const Outcome = z.enum([
-  'passed', 'failed', 'agent-error', 'truncated', 'infra-error', 'cancelled', 'running', 'incomplete', 'missing', 'no-result',
-]);
+export const OutcomeSchema = z.enum(OUTCOMES);
+const Fraction = z.number().min(0).max(1).nullable();
+/** How many units were measured (some reward not null) and how many had every attempt unmeasured. */
+const Measured = { nMeasured: Count, nAllInfra: Count };
+/** pass@1 and pass@k of a pivot cell or axis row (null when nothing was measured). */
+const PassPair = { passAt1: Fraction, passAtK: Fraction, ...Measured };
 
-export const PassAtRowSchema = z.object({
+/** pass@k of a run: the core's result (src/core/passAtK.ts) and its k; typed by it, so the two cannot drift. */
+export type PassAtRow = PassAtKResult & { k: number };
+
+export const PassAtRowSchema: z.ZodType<PassAtRow> = z.object({
   k: z.number().int().positive(),
-  value: z.number().min(0).max(1).nullable(),
+  /** Mean over measured tasks; null when no task was measured. */
+  value: Fraction,
   nTasks: Count,
-  nMeasured: Count,
-  nAllInfra: Count,
+  ...Measured,
 });
 
 /** sum / median / p90 of one quantity per attempt, over the attempts that report it. */
@@ -94,8 +102,8 @@ export const TaskTableRowSchema = z.object({
   rewards: z.array(z.number().nullable()).max(10_000),
   meanReward: OptNum,
   /** The outcome of most of its attempts, and every outcome it has (for the filter). */
-  outcome: Outcome,
-  outcomes: z.array(Outcome),
+  outcome: OutcomeSchema,
+  outcomes: z.array(OutcomeSchema),
   rewardMethod: Short.nullable(),
   tokens: OptNum,
   costUsd: OptNum,
@@ -126,20 +134,14 @@ export const PivotCellSchema = z.object({
   /** (task, cell) pairs with at least one attempt. */
   units: Count,
   attempts: Count,
-  passAt1: z.number().min(0).max(1).nullable(),
-  passAtK: z.number().min(0).max(1).nullable(),
-  nMeasured: Count,
-  nAllInfra: Count,
+  ...PassPair,
   meanReward: OptNum,
 });
 
 export const AxisRowSchema = z.object({
   name: Text,
   cells: Count,
-  passAt1: z.number().min(0).max(1).nullable(),
-  passAtK: z.number().min(0).max(1).nullable(),
-  nMeasured: Count,
-  nAllInfra: Count,
+  ...PassPair,
   meanTurns: OptNum,
   /** What the dataset's summary.json says for this row, when it says it (pass@1 / pass@k as recorded). */
   recordedPassAt1: OptNum,
@@ -162,7 +164,8 @@ export const DashboardSchema = z.object({
   passAt: z.array(PassAtRowSchema).max(1000),
   rewards: RewardDistributionSchema,
   usage: z.object({ tokens: UsageStatSchema, costUsd: UsageStatSchema, durationSec: UsageStatSchema }),
-  scatter: z.object({ axes: z.array(ScatterAxisSchema), points: z.array(ScatterPointSchema) }),
+  /** Per-task points; past a few thousand tasks an even sample (every n-th task), `total` counting them all. */
+  scatter: z.object({ axes: z.array(ScatterAxisSchema), points: z.array(ScatterPointSchema).max(20_000), total: Count }),
   causes: z.array(FailureCauseSchema).max(500),
   failingTests: z.array(FailingTestSchema).max(100),
   rows: z.array(TaskTableRowSchema),
@@ -211,7 +214,6 @@ export const RewardDetailsSchema = z.object({
 });
 
 export type Dashboard = z.infer<typeof DashboardSchema>;
-export type PassAtRow = z.infer<typeof PassAtRowSchema>;
 export type UsageStat = z.infer<typeof UsageStatSchema>;
 export type RewardDistribution = z.infer<typeof RewardDistributionSchema>;
 export type ScatterAxis = z.infer<typeof ScatterAxisSchema>;

@@ -4,28 +4,20 @@
 // vscode-free and DOM-free, so it is bundled for the browser and for the extension host alike.
 import { z } from 'zod';
 import { OUTCOMES, RUN_STATES, SOURCE_KINDS } from '../core/model';
-import type { PassAtKResult } from '../core/passAtK';
 import { type Parsed, parseWith } from './parse';
+import { DashboardSchema, OutcomeSchema, type PassAtRow, PassAtRowSchema, RewardDetailsSchema, TrainingSeriesSchema } from './dashboard';
 
 export type { Parsed };
 
 export { OUTCOMES };
-export const OutcomeSchema = z.enum(OUTCOMES);
+export { OutcomeSchema };
 
 const Text = z.string().max(100_000);
 const Count = z.number().int().nonnegative();
 
-/** pass@k of a run: the core's result (src/core/passAtK.ts) and its k; typed by it, so the two cannot drift. */
-export type PassAt = PassAtKResult & { k: number };
-
-export const PassAtSchema: z.ZodType<PassAt> = z.object({
-  k: z.number().int().positive(),
-  /** Mean over measured tasks; null when no task was measured. */
-  value: z.number().min(0).max(1).nullable(),
-  nTasks: Count,
-  nMeasured: Count,
-  nAllInfra: Count,
-});
+/** pass@k of a run (one home: the dashboard's pass@k row). */
+export type PassAt = PassAtRow;
+export const PassAtSchema = PassAtRowSchema;
 
 export const CellSchema = z.object({
   attemptId: Text,
@@ -97,6 +89,10 @@ export const OverviewModelSchema = z.object({
   /** Tasks that have no row at all: they did not load (`skipped`) or had no reference solution (`unvalidated`). */
   leftOut: z.array(LeftOutSchema).max(1000).default([]),
   leftOutOmitted: Count.default(0),
+  /** The run dashboard: pass@k table, reward histogram, usage, scatter, failure causes, task table, provenance, pivot. */
+  dashboard: DashboardSchema.optional(),
+  /** The run has training metrics (metrics.jsonl): the host sends them as `training` messages. */
+  hasTraining: z.boolean().default(false),
 });
 
 export type OverviewModel = z.infer<typeof OverviewModelSchema>;
@@ -112,6 +108,10 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('init'), model: OverviewModelSchema }),
   /** The run is gone (its files were deleted). */
   z.object({ type: z.literal('gone'), runId: Text }),
+  /** Training curves of the run (after init, on every change of metrics.jsonl, and as the answer to `trainingRange`). */
+  z.object({ type: z.literal('training'), series: TrainingSeriesSchema }),
+  /** The reward-details.json of the attempt the webview selected (answer to `selectAttempt`). */
+  z.object({ type: z.literal('rewardDetails'), details: RewardDetailsSchema }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -120,8 +120,14 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('openAttempt'), taskId: Text, attemptId: Text }),
   z.object({ type: z.literal('openProblem'), index: Count }),
+  /** A task table row was selected: the host answers with its attempt's reward details when it has them. */
+  z.object({ type: z.literal('selectAttempt'), taskId: Text, attemptId: Text }),
+  /** The training chart's step range (null = open): the host answers with `training` at that resolution. */
+  z.object({ type: z.literal('trainingRange'), from: z.number().finite().nullable(), to: z.number().finite().nullable() }),
+  /** Copy a table (Markdown or CSV) to the clipboard through the host. */
+  z.object({ type: z.literal('copy'), format: z.enum(['markdown', 'csv']), what: z.string().max(200), text: z.string().max(20_000_000) }),
   /** What the grid shows now (tests, and the host's log). */
-  z.object({ type: z.literal('rendered'), rows: Count, columns: Count }),
+  z.object({ type: z.literal('rendered'), rows: Count, columns: Count, tableRows: Count.optional(), filter: z.string().max(4000).optional() }),
   z.object({ type: z.literal('cspViolation'), directive: Text, blocked: Text }),
   /** Something went wrong in the page (a dropped message, a render failure): the host logs it. */
   z.object({ type: z.literal('error'), message: Text }),

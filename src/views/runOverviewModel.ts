@@ -4,6 +4,7 @@
 import type { Attempt, Outcome, Run, Task } from '../core/model';
 import { OUTCOMES, countRun } from '../core/model';
 import { passAtK, taskPassAtK } from '../core/passAtK';
+import { dashboardModel } from '../core/dashboard';
 import { formatReward } from '../core/format';
 import { relativeInside } from '../core/paths';
 import { OUTCOME_ICONS, OUTCOME_LABELS } from './outcomeStyle';
@@ -15,7 +16,8 @@ export interface OverviewOptions {
   maxProblems?: number;
 }
 
-const DEFAULT_MAX_TASKS = 5000;
+/** The grid is not virtualised: past this many tasks it lists the first ones (the dashboard's task table has all). */
+const DEFAULT_MAX_TASKS = 500;
 const DEFAULT_MAX_PROBLEMS = 500;
 
 // A run's text is clipped on the host before it is sent: the protocol caps every string (100,000 characters) and a
@@ -155,6 +157,8 @@ export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewMod
     problemsOmitted: run.problems.length - problems.length,
     leftOut: leftOut.slice(0, maxProblems),
     leftOutOmitted: Math.max(0, leftOut.length - maxProblems),
+    dashboard: dashboardModel(run),
+    hasTraining: run.files.some((f) => f.key === 'metrics' && f.present && !!f.path),
   };
 }
 

@@ -71,3 +71,10 @@ test('reward-details.json: details, criteria, nested groups and judge output bec
   assert.ok(RewardDetailsSchema.safeParse({ taskId: 't', attemptId: 'a', file: 'f', nodes, error: null }).success);
   assert.deepEqual(rewardDetailNodes('junk').map((n) => n.name), ['(reward details)']);
 });
+
+test('tables copy as Markdown (pipes and newlines escaped) and CSV (quoted, formulas defused, numbers kept)', async () => {
+  const { toCsv, toMarkdown } = await import('../../src/core/dashboard/tableText');
+  const t = { headers: ['task', 'reward'], rows: [['a|b', '1'], ['line\nbreak', '-0.5'], ['=HYPERLINK("x")', '']] };
+  assert.equal(toMarkdown(t), '| task | reward |\n| --- | --- |\n| a\\|b | 1 |\n| line break | -0.5 |\n| =HYPERLINK("x") |  |\n');
+  assert.equal(toCsv(t), 'task,reward\r\na|b,1\r\n"line\nbreak",-0.5\r\n"\'=HYPERLINK(""x"")",\r\n');
+});

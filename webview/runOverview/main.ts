@@ -12,6 +12,9 @@ import {
   type OverviewModel, type OverviewTaskRow, type PassAt, type WebviewMessage, OUTCOMES, parseHostMessage,
 } from '../../src/protocol/runOverview';
 import { RUN_KIND_LABELS, formatReward } from '../../src/core/format';
+import { type DashContext, type DashState, DashStateSchema, defaultDashState } from './context';
+import { DashboardView } from './dashboard';
+import { codicon, el } from './dom';
 
 interface VsCodeApi {
   postMessage(m: unknown): void;
@@ -23,8 +26,10 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 
 // runId: which run this panel shows, so VS Code can restore the panel after a reload (the host's serializer).
+// dash: the dashboard's own state (filters, sort, selection, scroll, pivot, chart ranges: runOverview/context.ts).
 const ViewStateSchema = z.object({
   text: z.string().max(1000).catch(''), outcome: z.string().max(40).catch(''), runId: z.string().max(4000).optional().catch(undefined),
+  dash: DashStateSchema.optional().catch(undefined),
 });
 type ViewState = z.infer<typeof ViewStateSchema>;
 
@@ -35,25 +40,22 @@ function loadState(): ViewState {
 
 let state: ViewState = loadState();
 let model: OverviewModel | undefined;
+const dashState: DashState = state.dash ?? defaultDashState();
 
 function post(m: WebviewMessage): void {
   vscode.postMessage(m);
 }
 
-/** A new element with classes and text (textContent only). */
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
+function saveState(): void {
+  vscode.setState({ ...state, dash: dashState });
 }
 
-function codicon(id: string, extra = ''): HTMLSpanElement {
-  const [name, mod] = id.split('~');
-  const s = el('span', `codicon codicon-${name}${mod ? ` codicon-modifier-${mod}` : ''}${extra ? ` ${extra}` : ''}`);
-  s.setAttribute('aria-hidden', 'true');
-  return s;
-}
+const dashCtx: DashContext = {
+  post, state: dashState, save: saveState,
+  outcomeLabel: (o) => model?.counts.byOutcome.find((x) => x.outcome === o)?.label ?? o,
+};
+const dashboard = new DashboardView(dashCtx);
+let firstRender = true;
 
 function fmt(v: number | null, digits = 3): string {
   return v === null ? '—' : v.toFixed(digits);
@@ -123,7 +125,7 @@ function renderToolbar(m: OverviewModel): HTMLElement {
   const icon = codicon('filter');
   icon.setAttribute('slot', 'content-before');
   text.append(icon);
-  text.addEventListener('input', () => { state = { ...state, text: text.value }; vscode.setState(state); applyFilter(); });
+  text.addEventListener('input', () => { state = { ...state, text: text.value }; saveState(); applyFilter(); });
 
   const sel = document.createElement('vscode-single-select') as HTMLElement & { value: string };
   sel.id = 'filter-outcome';
@@ -139,10 +141,26 @@ function renderToolbar(m: OverviewModel): HTMLElement {
   sel.append(opt('', 'All outcomes'));
   for (const o of m.counts.byOutcome) sel.append(opt(o.outcome, `${o.label} (${o.count})`));
   if (state.outcome && !present.has(state.outcome as never)) state = { ...state, outcome: '' };
-  sel.addEventListener('change', () => { state = { ...state, outcome: sel.value }; vscode.setState(state); applyFilter(); });
+  sel.addEventListener('change', () => { state = { ...state, outcome: sel.value }; saveState(); applyFilter(); });
 
   bar.append(text, sel, el('span', 'shown', ''));
   return bar;
+}
+
+/**
+ * Above this many tasks the task × attempt grid (one button per attempt, not virtualised: its layout is what costs
+ * on a big run) is built only when its section is opened; the dashboard's task table above is virtualised.
+ */
+const GRID_EAGER_TASKS = 200;
+
+function renderGridSection(m: OverviewModel): HTMLElement {
+  const d = el('details', 'grid-section');
+  d.open = m.tasks.length <= GRID_EAGER_TASKS;
+  d.append(el('summary', undefined, `Task × attempt grid (${m.tasks.length} tasks)`));
+  const fill = () => { if (!d.querySelector('#grid')) { d.append(renderToolbar(m), renderGrid(m)); applyFilter(); } };
+  if (d.open) fill();
+  else d.addEventListener('toggle', () => { if (d.open) fill(); });
+  return d;
 }
 
 function renderGrid(m: OverviewModel): HTMLElement {
@@ -270,13 +288,19 @@ function applyFilter(): void {
 
 function render(m: OverviewModel): void {
   model = m;
-  if (state.runId !== m.runId) { state = { ...state, runId: m.runId }; vscode.setState(state); }
+  if (state.runId !== m.runId) { state = { ...state, runId: m.runId }; saveState(); }
   const app = document.getElementById('app');
   if (!app) return;
-  app.replaceChildren(renderHeader(m), renderSummary(m), renderToolbar(m), renderGrid(m), renderProblems(m));
+  // A live update rebuilds the page: the scroll position is put back (filters, sort and selection are in the state).
+  const scroller = document.scrollingElement ?? document.documentElement;
+  const scrollTop = scroller.scrollTop;
+  app.replaceChildren(renderHeader(m), renderSummary(m), ...dashboard.render(m), renderGridSection(m), renderProblems(m));
   app.setAttribute('aria-busy', 'false');
   applyFilter();
-  post({ type: 'rendered', rows: m.tasks.length, columns: m.columns.length });
+  scroller.scrollTop = scrollTop;
+  requestAnimationFrame(() => { scroller.scrollTop = scrollTop; });
+  if (firstRender) { firstRender = false; dashboard.afterFirstRender(); }
+  post({ type: 'rendered', rows: m.tasks.length, columns: m.columns.length, tableRows: dashboard.tableRows });
 }
 
 function renderGone(): void {
@@ -315,6 +339,8 @@ window.addEventListener('message', (event: MessageEvent) => {
   try {
     if (m.type === 'init') render(m.model);
     else if (m.type === 'gone') renderGone();
+    else if (m.type === 'training') dashboard.setTraining(m.series);
+    else if (m.type === 'rewardDetails') dashboard.showRewardDetails(m.details);
   } catch (e) {
     reportError(`cannot render: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
   }

@@ -9,7 +9,7 @@ import { passAtK, passedAt } from '../passAtK';
 import type { Dashboard, PassAtRow, ProvenanceRow, ScatterAxis, ScatterPoint, TaskTableRow } from '../../protocol/dashboard';
 import { causeOf, failingTests, failureCauses } from './causes';
 import { cellUnits, viewerPivot } from './pivot';
-import { meanOf, rewardDistribution, sumOf, usageStat } from './stats';
+import { rewardDistribution, usageStat } from './stats';
 
 export interface DashboardOptions {
   /** Most task rows sent (the rest is counted in rowsOmitted). */
@@ -17,6 +17,8 @@ export interface DashboardOptions {
   maxProvenance?: number;
   /** Highest k of the pass@k table. */
   maxK?: number;
+  /** Most scatter points sent (an even sample of the tasks past it). */
+  maxPoints?: number;
 }
 
 /** Input plus output tokens of an attempt (Harbor's input count includes cached tokens); null when it reports none. */
@@ -30,8 +32,14 @@ export function attemptTokens(a: Attempt): number | null {
 
 const num = (v: number | null | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-function ordered(t: Task): Attempt[] {
-  return [...t.attempts].sort((a, b) => (a.cell ?? '').localeCompare(b.cell ?? '') || a.index - b.index);
+/** A task's attempts by cell, then attempt number (already in that order for every reader: no copy then). */
+function ordered(t: Task): readonly Attempt[] {
+  const as = t.attempts;
+  const before = (a: Attempt, b: Attempt) => { const ca = a.cell ?? ''; const cb = b.cell ?? ''; return ca < cb || (ca === cb && a.index < b.index); };
+  for (let i = 1; i < as.length; i++) {
+    if (before(as[i], as[i - 1])) return [...as].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  }
+  return as;
 }
 
 /** The outcome most of the attempts have (ties: the earlier in OUTCOMES order); 'missing' for a task without any. */
@@ -61,10 +69,28 @@ function taskPassedAt(run: Run, attempts: readonly Attempt[]): number | null {
   return best;
 }
 
-export function taskRow(run: Run, t: Task): TaskTableRow {
+interface Figures { tokens: number; nTokens: number; cost: number; nCost: number; dur: number; nDur: number; reward: number; nReward: number }
+
+function figuresOf(as: readonly Attempt[]): Figures {
+  const f: Figures = { tokens: 0, nTokens: 0, cost: 0, nCost: 0, dur: 0, nDur: 0, reward: 0, nReward: 0 };
+  for (const a of as) {
+    const tk = attemptTokens(a);
+    if (tk !== null) { f.tokens += tk; f.nTokens++; }
+    const c = num(a.costUsd);
+    if (c !== null) { f.cost += c; f.nCost++; }
+    const d = num(a.durationSec);
+    if (d !== null) { f.dur += d; f.nDur++; }
+    const r = num(a.reward);
+    if (r !== null) { f.reward += r; f.nReward++; }
+  }
+  return f;
+}
+
+export function taskRow(run: Run, t: Task, figures: Figures = figuresOf(t.attempts)): TaskTableRow {
   const as = ordered(t);
   const causes = new Set<string>();
   const exceptions = new Set<string>();
+  const outcomes = new Set<Outcome>();
   let provenance = 0;
   let firstProv: string | null = null;
   let firstBad: string | null = null;
@@ -72,15 +98,17 @@ export function taskRow(run: Run, t: Task): TaskTableRow {
     const c = causeOf(a);
     if (c) causes.add(c.key);
     if (a.exception) exceptions.add(a.exception.type);
+    outcomes.add(a.outcome);
     if (a.provenance?.length) { provenance += a.provenance.length; if (a.provenance.some((p) => p.severity === 'warning')) firstProv ??= a.id; }
     if (a.outcome !== 'passed') firstBad ??= a.id;
   }
-  const rewards = as.map((a) => num(a.reward));
+  const f = figures;
   return {
-    id: t.id, label: t.label || t.id, passedAt: taskPassedAt(run, as), rewards, meanReward: meanOf(rewards),
-    outcome: majorityOutcome(as), outcomes: OUTCOMES.filter((o) => as.some((a) => a.outcome === o)),
-    rewardMethod: rewardMethodOf(t, as), tokens: sumOf(as.map(attemptTokens)), costUsd: sumOf(as.map((a) => a.costUsd)),
-    durationSec: sumOf(as.map((a) => a.durationSec)), exceptions: [...exceptions], causes: [...causes], provenance,
+    id: t.id, label: t.label || t.id, passedAt: taskPassedAt(run, as), rewards: as.map((a) => num(a.reward)),
+    meanReward: f.nReward ? f.reward / f.nReward : null,
+    outcome: majorityOutcome(as), outcomes: OUTCOMES.filter((o) => outcomes.has(o)),
+    rewardMethod: rewardMethodOf(t, as), tokens: f.nTokens ? f.tokens : null, costUsd: f.nCost ? f.cost : null,
+    durationSec: f.nDur ? f.dur : null, exceptions: [...exceptions], causes: [...causes], provenance,
     openAttemptId: firstProv ?? firstBad ?? as[0]?.id ?? null,
   };
 }
@@ -97,6 +125,12 @@ const AXES: { key: ScatterAxis['key']; label: string; of: (a: Attempt) => number
   { key: 'durationSec', label: 'duration per attempt (s)', of: (a) => num(a.durationSec), none: 'No attempt reports its duration: the time axis is hidden.' },
 ];
 
+/** Every n-th item so that at most `max` remain (all of them when there are fewer). */
+function sample<T>(xs: T[], max: number): T[] {
+  const step = Math.ceil(xs.length / Math.max(1, max));
+  return step > 1 ? xs.filter((_, i) => i % step === 0) : xs;
+}
+
 export function dashboardModel(run: Run, opts: DashboardOptions = {}): Dashboard {
   const maxRows = opts.maxRows ?? 20_000;
   const maxProv = opts.maxProvenance ?? 2000;
@@ -106,17 +140,33 @@ export function dashboardModel(run: Run, opts: DashboardOptions = {}): Dashboard
   const passAt: PassAtRow[] = [];
   for (let k = 1; k <= kMax; k++) { const r = passAtK(units, k); passAt.push({ k, value: r.value, nTasks: r.nTasks, nMeasured: r.nMeasured, nAllInfra: r.nAllInfra }); }
 
-  const all: Attempt[] = run.tasks.flatMap((t) => t.attempts);
-  const points: ScatterPoint[] = [];
+  // One pass over every attempt for the per-attempt figures.
+  let nAll = 0;
+  for (const t of run.tasks) nAll += t.attempts.length;
+  const rewardsAll = new Float64Array(nAll);
+  const tokensAll = new Float64Array(nAll);
+  const costAll = new Float64Array(nAll);
+  const durAll = new Float64Array(nAll);
+  let ai = 0;
   for (const t of run.tasks) {
-    const reward = meanOf(t.attempts.map((a) => a.reward));
-    if (reward === null) continue;
-    points.push({
-      taskId: t.id, label: t.label || t.id, reward,
-      costUsd: meanOf(t.attempts.map((a) => num(a.costUsd))), tokens: meanOf(t.attempts.map(attemptTokens)),
-      durationSec: meanOf(t.attempts.map((a) => num(a.durationSec))),
-    });
+    for (const a of t.attempts) {
+      rewardsAll[ai] = num(a.reward) ?? Number.NaN;
+      tokensAll[ai] = attemptTokens(a) ?? Number.NaN;
+      costAll[ai] = num(a.costUsd) ?? Number.NaN;
+      durAll[ai] = num(a.durationSec) ?? Number.NaN;
+      ai++;
+    }
   }
+  const figures = run.tasks.map((t) => figuresOf(t.attempts));
+  const points: ScatterPoint[] = [];
+  run.tasks.forEach((t, i) => {
+    const f = figures[i];
+    if (f.nReward === 0) return;
+    points.push({
+      taskId: t.id, label: t.label || t.id, reward: f.reward / f.nReward,
+      costUsd: f.nCost ? f.cost / f.nCost : null, tokens: f.nTokens ? f.tokens / f.nTokens : null, durationSec: f.nDur ? f.dur / f.nDur : null,
+    });
+  });
   const axes: ScatterAxis[] = AXES.map((x) => {
     const n = points.filter((p) => p[x.key] !== null).length;
     return { key: x.key, label: x.label, n, note: n === 0 ? x.none : null };
@@ -138,12 +188,12 @@ export function dashboardModel(run: Run, opts: DashboardOptions = {}): Dashboard
   return {
     unit: viewer ? 'task-cell' : 'task',
     passAt,
-    rewards: rewardDistribution(all.map((a) => a.reward)),
-    usage: { tokens: usageStat(all.map(attemptTokens)), costUsd: usageStat(all.map((a) => a.costUsd)), durationSec: usageStat(all.map((a) => a.durationSec)) },
-    scatter: { axes, points },
+    rewards: rewardDistribution(rewardsAll),
+    usage: { tokens: usageStat(tokensAll), costUsd: usageStat(costAll), durationSec: usageStat(durAll) },
+    scatter: { axes, points: sample(points, opts.maxPoints ?? 2000), total: points.length },
     causes: failureCauses(run),
     failingTests: failingTests(run),
-    rows: shown.map((t) => taskRow(run, t)),
+    rows: shown.map((t, i) => taskRow(run, t, figures[i])),
     rowsOmitted: run.tasks.length - shown.length,
     provenance,
     provenanceOmitted: provenanceTotal - provenance.length,

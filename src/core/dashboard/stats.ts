@@ -15,31 +15,33 @@ export function percentileSorted(sorted: ArrayLike<number>, p: number): number |
 }
 
 /** sum, median and p90 of the finite values; the others (null, undefined, NaN) are counted as missing. */
-export function usageStat(values: Iterable<number | null | undefined>): UsageStat {
-  const xs: number[] = [];
-  let missing = 0;
-  for (const v of values) {
-    if (typeof v === 'number' && Number.isFinite(v)) xs.push(v);
-    else missing++;
-  }
-  if (xs.length === 0) return { n: 0, missing, sum: null, median: null, p90: null };
-  const sorted = Float64Array.from(xs).sort();
+export function usageStat(values: ArrayLike<number | null | undefined>): UsageStat {
+  const xs = new Float64Array(values.length);
+  let n = 0;
   let sum = 0;
-  for (const x of xs) sum += x;
-  return { n: xs.length, missing, sum, median: percentileSorted(sorted, 0.5), p90: percentileSorted(sorted, 0.9) };
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v === 'number' && Number.isFinite(v)) { xs[n++] = v; sum += v; }
+  }
+  const missing = values.length - n;
+  if (n === 0) return { n: 0, missing, sum: null, median: null, p90: null };
+  const sorted = xs.subarray(0, n).sort();
+  return { n, missing, sum, median: percentileSorted(sorted, 0.5), p90: percentileSorted(sorted, 0.9) };
 }
 
 /**
  * Histogram of the measured rewards. 0/1 rewards get two bins (0 and 1); others ten equal bins over
  * [min(0, lowest), max(1, highest)], the last bin closed on the right. Null rewards are only counted (nNull).
  */
-export function rewardDistribution(rewards: Iterable<number | null | undefined>, nBins = 10): RewardDistribution {
-  const xs: number[] = [];
-  let nNull = 0;
-  for (const r of rewards) {
-    if (typeof r === 'number' && Number.isFinite(r)) xs.push(r);
-    else nNull++;
+export function rewardDistribution(rewards: ArrayLike<number | null | undefined>, nBins = 10): RewardDistribution {
+  const all = new Float64Array(rewards.length);
+  let m = 0;
+  for (let i = 0; i < rewards.length; i++) {
+    const r = rewards[i];
+    if (typeof r === 'number' && Number.isFinite(r)) all[m++] = r;
   }
+  const xs = all.subarray(0, m);
+  const nNull = rewards.length - m;
   if (xs.length === 0) return { bins: [], nMeasured: 0, nNull, mean: null, binary: false };
   let sum = 0;
   let lo = 0;
@@ -53,7 +55,8 @@ export function rewardDistribution(rewards: Iterable<number | null | undefined>,
   }
   const mean = sum / xs.length;
   if (binary) {
-    const ones = xs.filter((x) => x === 1).length;
+    let ones = 0;
+    for (const x of xs) if (x === 1) ones++;
     return { bins: [{ from: 0, to: 0, count: xs.length - ones }, { from: 1, to: 1, count: ones }], nMeasured: xs.length, nNull, mean, binary };
   }
   const width = (hi - lo) / nBins;

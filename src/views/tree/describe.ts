@@ -59,6 +59,7 @@ export function attemptDescription(a: Attempt): string {
   const d = formatDuration(a.durationSec);
   if (d) parts.push(d);
   if (a.missing.length > 0) parts.push(`${a.missing.length} missing`);
+  if (a.provenance?.some((p) => p.severity === 'warning')) parts.push('⚠ reward provenance');
   return parts.join(' · ');
 }
 
@@ -86,6 +87,8 @@ function attemptFlag(a: Attempt): Flag | undefined {
   let n = a.missing.length;
   if (n === 0) for (const e of a.evidence) if (!e.present && !e.outside) n++;
   if (n > 0) return { badge: String(Math.min(n, 99)), severity: 'warning', reason: `${n} missing path${n === 1 ? '' : 's'}` };
+  const prov = a.provenance?.filter((p) => p.severity === 'warning') ?? [];
+  if (prov.length) return { badge: 'R', severity: 'warning', reason: `reward provenance: ${prov.map((p) => p.message).join('; ')}` };
   return undefined;
 }
 

@@ -70,6 +70,7 @@ function attemptTooltip(run: Run, task: Task, a: Attempt): string {
     line('Health', a.health ? `${escapeMd(a.health.verdict)}${a.health.checks.length ? `: ${a.health.checks.map(escapeMd).join(', ')}` : ''}` : undefined),
     line('Folder', a.dir ? code(a.dir) : undefined),
     line('Row', a.source ? code(`${a.source.file}${a.source.line ? `:${a.source.line}` : ''}`) : undefined),
+    a.provenance?.length ? `**Reward provenance:**\n\n${a.provenance.map((p) => `- ${p.severity === 'warning' ? '⚠ ' : ''}${escapeMd(p.message)}`).join('\n')}` : undefined,
     a.missing.length ? `**Missing (${a.missing.length}):**\n\n${a.missing.slice(0, 10).map((p) => `- ${code(p)}`).join('\n')}` : undefined,
     line('Run', escapeMd(run.label)),
   ]);

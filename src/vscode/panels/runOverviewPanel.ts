@@ -10,6 +10,7 @@ import { evidenceToOpen, findAttempt, overviewModel } from '../../views/runOverv
 import type { HostContext } from '../hostContext';
 import { openProblem } from '../openProblem';
 import { mayOpen } from '../openGuard';
+import { DashboardHost } from './dashboardHost';
 import { PanelHost, type PanelSpec } from './panelHost';
 
 export const OVERVIEW_VIEW_TYPE = 'harborRuns.runOverview';
@@ -37,6 +38,9 @@ export function registerRunOverview(ctx: HostContext): void {
 }
 
 export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
+  /** Training curves, reward details and copied tables: the dashboard's own messages. */
+  private readonly dashboard: DashboardHost;
+
   /** Opens (or reveals) the overview of `run`. */
   static show(ctx: HostContext, run: Run): RunOverviewPanel {
     const open = ctx.panels.get(OVERVIEW_VIEW_TYPE, run.id);
@@ -61,6 +65,7 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
 
   private constructor(ctx: HostContext, readonly runId: string, panel: vscode.WebviewPanel) {
     super(ctx, SPEC, runId, panel);
+    this.dashboard = new DashboardHost(ctx.fs, (m) => this.post(m), (s) => ctx.log.debug(s));
     // A light/dark pair of files: a ThemeIcon here needs VS Code 1.108, newer than engines.vscode.
     const icon = (theme: string) => vscode.Uri.joinPath(ctx.extensionUri, 'media', `overview-${theme}.svg`);
     panel.iconPath = { light: icon('light'), dark: icon('dark') };
@@ -79,9 +84,12 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
   private sendInit(): void {
     const run = this.ctx.store.get(this.runId);
     if (!run) { void this.post({ type: 'gone', runId: this.runId }); return; }
+    const t0 = Date.now();
     const model = overviewModel(run);
+    const built = Date.now() - t0;
     const log = this.ctx.log;
-    void this.post({ type: 'init', model }).then((ok) => log.debug(`run overview: init sent (${model.tasks.length} tasks) → ${ok}`), (e) => log.warn(`run overview: init failed ${String(e)}`));
+    void this.post({ type: 'init', model }).then((ok) => log.debug(`run overview: init sent (${model.tasks.length} tasks, model built in ${built} ms) → ${ok}`), (e) => log.warn(`run overview: init failed ${String(e)}`));
+    if (model.hasTraining) this.dashboard.sendTraining(run).catch((e) => log.warn(`run dashboard: training metrics not sent: ${String(e)}`));
   }
 
   protected async onMessage(m: WebviewMessage): Promise<void> {
@@ -92,6 +100,8 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
       case 'cspViolation': this.ctx.log.warn(`run overview: CSP violation ${m.directive} ${m.blocked}`); break;
       case 'error': this.ctx.log.warn(`run overview (webview): ${m.message}`); break;
       case 'rendered': break;
+      default:
+        await this.dashboard.handle(this.ctx.store.get(this.runId), m).catch((e) => this.ctx.log.warn(`run dashboard: ${m.type} failed: ${String(e)}`));
     }
   }
 

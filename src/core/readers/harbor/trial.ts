@@ -203,7 +203,7 @@ export function trialFromFiles(
   attempt.evidence = list.evidence;
   attempt.missing = list.missing;
   if (list.provenance.length) attempt.provenance = list.provenance;
-  if (r.state === 'ok' && attempt.reward !== null) {
+  if (r.state === 'ok' && (result?.verifier_result || result?.step_results?.length)) {
     const files = new Set(list.evidence.filter((e) => e.kind === 'reward-file').map((e) => e.label));
     attempt.rewardMethod = list.provenance.some((p) => p.code === 'reward-details') ? 'rewardkit'
       : files.has('reward.json') ? 'reward.json' : files.has('reward.txt') ? 'reward.txt' : null;

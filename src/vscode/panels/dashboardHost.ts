@@ -1,0 +1,84 @@
+// The host side of the run dashboard inside the Run Overview panel: training curves read from the run's own
+// metrics.jsonl (cached by size and time, re-read as it grows, one range at a time at full resolution), the
+// reward-details.json of the attempt the webview selects (looked up in the run's model: only files the model knows
+// are read), and the clipboard for copied tables. Every message it answers was validated by the panel.
+import * as vscode from 'vscode';
+import type { FsPort } from '../../core/fs/port';
+import type { Attempt, Evidence, Run } from '../../core/model';
+import { readTrainingTable, trainingSeries, type TrainingTable } from '../../core/dashboard/training';
+import { rewardDetailNodes } from '../../core/dashboard/rewardDetails';
+import type { HostMessage, WebviewMessage } from '../../protocol/runOverview';
+
+/** reward-details.json files larger than this are not rendered (the file can still be opened). */
+const MAX_DETAILS_BYTES = 4 * 1024 * 1024;
+
+function flat(evs: readonly Evidence[]): Evidence[] {
+  return evs.flatMap((e) => [e, ...flat(e.children ?? [])]);
+}
+
+function detailsFile(a: Attempt): string | undefined {
+  return flat(a.evidence).find((e) => e.present && !e.isDir && e.label === 'reward-details.json')?.path;
+}
+
+export class DashboardHost {
+  private cache: { path: string; key: string; table: TrainingTable } | undefined;
+  private range: { from: number | null; to: number | null } = { from: null, to: null };
+
+  constructor(private readonly fs: FsPort, private readonly post: (m: HostMessage) => Thenable<boolean>, private readonly log: (s: string) => void) {}
+
+  /** The run's training metrics as a `training` message (nothing when the run has none). */
+  async sendTraining(run: Run): Promise<void> {
+    const file = run.files.find((f) => f.key === 'metrics' && f.present && f.path)?.path;
+    if (!file) return;
+    const st = await this.fs.stat(file);
+    if (!st) return;
+    const key = `${st.size}:${st.mtimeMs}`;
+    if (this.cache?.path !== file || this.cache.key !== key) {
+      const t0 = Date.now();
+      this.cache = { path: file, key, table: await readTrainingTable(this.fs, file) };
+      this.log(`run dashboard: read ${this.cache.table.size} training steps in ${Date.now() - t0} ms`);
+    }
+    await this.post({ type: 'training', series: trainingSeries(this.cache.table, this.range) });
+  }
+
+  /** Answers the dashboard's own messages; false for the ones it does not handle. */
+  async handle(run: Run | undefined, m: WebviewMessage): Promise<boolean> {
+    switch (m.type) {
+      case 'trainingRange':
+        this.range = { from: m.from, to: m.to };
+        if (run) await this.sendTraining(run);
+        return true;
+      case 'selectAttempt':
+        if (run) await this.sendRewardDetails(run, m.taskId, m.attemptId);
+        return true;
+      case 'copy':
+        await vscode.env.clipboard.writeText(m.text);
+        void vscode.window.setStatusBarMessage(`Copied ${m.what} as ${m.format === 'csv' ? 'CSV' : 'Markdown'}`, 3000);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** The selected attempt's reward-details.json, else the first of its task's attempts that has one. */
+  private async sendRewardDetails(run: Run, taskId: string, attemptId: string): Promise<void> {
+    const task = run.tasks.find((t) => t.id === taskId);
+    if (!task) return;
+    const chosen = task.attempts.find((a) => a.id === attemptId);
+    const withDetails = [chosen, ...task.attempts].find((a): a is Attempt => !!a && !!detailsFile(a));
+    if (!withDetails) return;
+    const file = detailsFile(withDetails)!;
+    const rel = file.startsWith(`${run.root}/`) ? file.slice(run.root.length + 1) : file;
+    let error: string | null = null;
+    let nodes: ReturnType<typeof rewardDetailNodes> = [];
+    try {
+      const st = await this.fs.stat(file);
+      if (!st) error = 'reward-details.json is no longer on disk';
+      else if (st.size > MAX_DETAILS_BYTES) error = `reward-details.json is ${st.size} bytes: too large to render here (open the file)`;
+      else nodes = rewardDetailNodes(JSON.parse(new TextDecoder('utf-8').decode(await this.fs.readFile(file))));
+    } catch (e) {
+      error = `reward-details.json cannot be read: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    await this.post({ type: 'rewardDetails', details: { taskId, attemptId: withDetails.id, file: rel, nodes, error } });
+  }
+}

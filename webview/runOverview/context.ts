@@ -1,0 +1,75 @@
+// What the dashboard's parts share: the channel to the host, the view state that survives live updates, hide and
+// reload (filters, sort, selection, pivot orientation, scatter axis, training range), and the outcome labels.
+import { z } from 'zod';
+import type { WebviewMessage } from '../../src/protocol/runOverview';
+import type { TableText } from '../../src/core/dashboard/tableText';
+import { toCsv, toMarkdown } from '../../src/core/dashboard/tableText';
+import { button, el } from './dom';
+
+export const DashStateSchema = z.object({
+  text: z.string().max(1000).catch(''),
+  outcome: z.string().max(40).catch(''),
+  cause: z.string().max(4000).catch(''),
+  rewardMin: z.number().nullable().catch(null),
+  rewardMax: z.number().nullable().catch(null),
+  onlyProvenance: z.boolean().catch(false),
+  sort: z.string().max(40).catch('id'),
+  sortDesc: z.boolean().catch(false),
+  selected: z.string().max(4000).nullable().catch(null),
+  tableScroll: z.number().catch(0),
+  pivotColumns: z.enum(['model', 'harness']).catch('model'),
+  scatterAxis: z.string().max(40).catch(''),
+  trainingFrom: z.number().nullable().catch(null),
+  trainingTo: z.number().nullable().catch(null),
+});
+export type DashState = z.infer<typeof DashStateSchema>;
+
+export function defaultDashState(): DashState {
+  return DashStateSchema.parse({});
+}
+
+export interface DashContext {
+  post(m: WebviewMessage): void;
+  state: DashState;
+  /** Persists the state (vscode.setState) after a change. */
+  save(): void;
+  outcomeLabel(o: string): string;
+}
+
+/** Copy buttons for a table: the text goes to the host, which puts it on the clipboard. */
+export function copyButtons(ctx: DashContext, what: string, table: () => TableText): HTMLElement {
+  const bar = el('span', 'copy-buttons');
+  const md = button('Markdown', 'copy-md', 'copy', `Copy ${what} as Markdown`);
+  const csv = button('CSV', 'copy-csv', 'copy', `Copy ${what} as CSV`);
+  md.addEventListener('click', () => ctx.post({ type: 'copy', format: 'markdown', what, text: toMarkdown(table()) }));
+  csv.addEventListener('click', () => ctx.post({ type: 'copy', format: 'csv', what, text: toCsv(table()) }));
+  bar.append(md, csv);
+  return bar;
+}
+
+/** A section with a heading, optional copy buttons and a plain table (cells as text). */
+export function tableSection(ctx: DashContext, id: string, title: string, t: TableText, note?: string): HTMLElement {
+  const s = el('section', `dash-section ${id}`);
+  s.id = id;
+  const h = el('h2', undefined, title);
+  h.append(copyButtons(ctx, title, () => t));
+  s.append(h, plainTable(t));
+  if (note) s.append(el('p', 'note', note));
+  return s;
+}
+
+export function plainTable(t: TableText, numericFrom = 1): HTMLTableElement {
+  const table = el('table', 'data');
+  const thead = el('thead');
+  const hr = el('tr');
+  t.headers.forEach((x, i) => { const th = el('th', i >= numericFrom ? 'num' : undefined, x); th.scope = 'col'; hr.append(th); });
+  thead.append(hr);
+  const body = el('tbody');
+  for (const r of t.rows) {
+    const tr = el('tr');
+    r.forEach((x, i) => tr.append(el('td', i >= numericFrom ? 'num' : undefined, x)));
+    body.append(tr);
+  }
+  table.append(thead, body);
+  return table;
+}
