@@ -45,8 +45,9 @@ suite('run dashboard', () => {
     recorder = a.onDidReceivePanelMessage((m) => {
       if (m.viewType === VIEW_TYPE) seen.push({ runId: m.key, message: m.message as WebviewMessage });
     });
-    const r = a.store.runs().find((x) => x.kind === 'harbor-job');
-    assert.ok(r, 'examples/ has a Harbor job');
+    // The example job with the agent-written reward.json and the rewardkit trial (examples/harbor/jobs/).
+    const r = a.store.runs().find((x) => x.kind === 'harbor-job' && x.tasks.some((t) => t.attempts.some((y) => y.provenance?.length)));
+    assert.ok(r, 'examples/ has a Harbor job with reward provenance findings');
     job = r;
   });
   suiteTeardown(async () => {

@@ -35,7 +35,7 @@ export const scenario: Scenario = {
     const csp: string[] = [];
     page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) csp.push(m.text()); });
     const runs = await loadRuns(new NodeFs(), [ctx.workspace]);
-    const job = runs.find((r) => r.kind === 'harbor-job');
+    const job = runs.find((r) => r.kind === 'harbor-job' && r.root.includes('/harbor/jobs/'));
     const dataset = runs.find((r) => r.kind === 'viewer-data' && r.label.endsWith('Eval v1'));
     const training = runs.find((r) => r.kind === 'viewer-data' && r.training && r.label.includes('GRPO 2B'));
     if (!job || !dataset || !training) throw new Error(`examples/ lacks the Harbor job, the Eval v1 dataset or the GRPO 2B run: ${runs.map((r) => r.label).join(', ')}`);
@@ -45,7 +45,7 @@ export const scenario: Scenario = {
     await ctx.openHarborView();
     // The runs are loaded once the tree lists them (the palette's run pick is empty before).
     await ctx.treeItem(job.label).waitFor({ state: 'visible', timeout: 90_000 });
-    await openOverviewFromPalette(ctx, 'terminal-bench-2');
+    await openOverviewFromPalette(ctx, job.label.split(' · ')[0]);
     const frame = await ctx.webviewFrame('#dash-summary');
     await ctx.until(async () => (await frame.locator('.pass-at table.data tbody tr').count()) === model.passAt.length, `the pass@k table has ${model.passAt.length} rows`);
     await ctx.until(async () => (await frame.locator('.outcome-bar .seg').count()) > 3, 'the outcome bar has its parts');
