@@ -41,6 +41,47 @@ export function overviewId(id: string, position: number): string {
   return id.length <= MAX_ID ? id : `${id.slice(0, MAX_ID - 100)}… (${id.length} characters, #${position + 1})`;
 }
 
+const ID_KEYS = new Set(['id', 'taskId']);
+const ATTEMPT_ID_KEYS = new Set(['attemptId', 'openAttemptId']);
+
+/**
+ * A dashboard part as sent: task and attempt ids as `overviewId` makes them (so the webview's clicks find them back),
+ * labels clipped to MAX_LABEL and every other string to MAX_TEXT. Ids are rewritten only when the run has a long one.
+ */
+export function clipForWebview<T>(run: Run, value: T): T {
+  let tasks: Map<string, string> | undefined;
+  let attempts: Map<string, string> | undefined;
+  if (run.tasks.some((t) => t.id.length > MAX_ID || t.attempts.some((a) => a.id.length > MAX_ID))) {
+    tasks = new Map(run.tasks.map((t, i) => [t.id, overviewId(t.id, i)]));
+    attempts = new Map(run.tasks.flatMap((t) => t.attempts.map((a) => [a.id, overviewId(a.id, a.index)] as [string, string])));
+  }
+  const walk = (v: unknown, key: string): unknown => {
+    if (typeof v === 'string') {
+      if (ID_KEYS.has(key) && tasks) return tasks.get(v) ?? clipText(v, MAX_ID);
+      if (ATTEMPT_ID_KEYS.has(key) && attempts) return attempts.get(v) ?? clipText(v, MAX_ID);
+      return v.length <= MAX_LABEL ? v : clipText(v, /label|name/i.test(key) ? MAX_LABEL : MAX_TEXT);
+    }
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const w = walk(v[i], key);
+        if (w !== v[i]) (out ??= v.slice())[i] = w;
+      }
+      return out ?? v;
+    }
+    if (v && typeof v === 'object') {
+      let out: Record<string, unknown> | undefined;
+      for (const [k, x] of Object.entries(v)) {
+        const w = walk(x, k);
+        if (w !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = w;
+      }
+      return out ?? v;
+    }
+    return v;
+  };
+  return walk(value, '') as T;
+}
+
 function byIndex(a: Attempt, b: Attempt): number {
   return a.index - b.index;
 }
@@ -157,16 +198,21 @@ export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewMod
     problemsOmitted: run.problems.length - problems.length,
     leftOut: leftOut.slice(0, maxProblems),
     leftOutOmitted: Math.max(0, leftOut.length - maxProblems),
-    dashboard: dashboardModel(run),
+    dashboard: clipForWebview(run, dashboardModel(run)),
     hasTraining: run.files.some((f) => f.key === 'metrics' && f.present && !!f.path),
   };
 }
 
 /** The attempt a cell stands for (host side of `openAttempt`). */
 export function findAttempt(run: Run, taskId: string, attemptId: string): { task: Task; attempt: Attempt } | undefined {
-  const task = run.tasks.find((t, i) => overviewId(t.id, i) === taskId);
+  const task = findTask(run, taskId);
   const attempt = task?.attempts.find((a) => overviewId(a.id, a.index) === attemptId);
   return task && attempt ? { task, attempt } : undefined;
+}
+
+/** The task an overview id stands for. */
+export function findTask(run: Run, taskId: string): Task | undefined {
+  return run.tasks.find((t, i) => overviewId(t.id, i) === taskId);
 }
 
 /** The file to open for an attempt: its test-stdout, else its first present evidence file (not folder). */

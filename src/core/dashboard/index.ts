@@ -6,6 +6,7 @@
 import type { Attempt, Outcome, Run, Task } from '../model';
 import { OUTCOMES } from '../model';
 import { passAtK, passedAt } from '../passAtK';
+import { relativeInside } from '../paths';
 import type { Dashboard, PassAtRow, ProvenanceRow, ScatterAxis, ScatterPoint, TaskTableRow } from '../../protocol/dashboard';
 import { causeOf, failingTests, failureCauses } from './causes';
 import { cellUnits, viewerPivot } from './pivot';
@@ -113,11 +114,6 @@ export function taskRow(run: Run, t: Task, figures: Figures = figuresOf(t.attemp
   };
 }
 
-function rel(root: string, file: string): string {
-  const r = root.endsWith('/') ? root : `${root}/`;
-  return file.startsWith(r) ? file.slice(r.length) : file;
-}
-
 const AXES: { key: ScatterAxis['key']; label: string; of: (a: Attempt) => number | null; none: string }[] = [
   { key: 'costUsd', label: 'cost per attempt (USD)', of: (a) => num(a.costUsd),
     none: 'No attempt reports a cost (self-hosted models usually do not): the cost axis is hidden.' },
@@ -178,7 +174,7 @@ export function dashboardModel(run: Run, opts: DashboardOptions = {}): Dashboard
     for (const a of t.attempts) {
       for (const p of a.provenance ?? []) {
         provenanceTotal++;
-        if (provenance.length < maxProv) provenance.push({ taskId: t.id, attemptId: a.id, attemptLabel: a.label, code: p.code, severity: p.severity, message: p.message, file: rel(run.root, p.file) });
+        if (provenance.length < maxProv) provenance.push({ taskId: t.id, attemptId: a.id, attemptLabel: a.label, code: p.code, severity: p.severity, message: p.message, file: relativeInside(run.root, p.file) });
       }
     }
   }

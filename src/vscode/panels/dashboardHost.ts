@@ -4,10 +4,12 @@
 // are read), and the clipboard for copied tables. Every message it answers was validated by the panel.
 import * as vscode from 'vscode';
 import type { FsPort } from '../../core/fs/port';
+import { relativeInside } from '../../core/paths';
 import type { Attempt, Evidence, Run } from '../../core/model';
 import { readTrainingTable, trainingSeries, type TrainingTable } from '../../core/dashboard/training';
 import { rewardDetailNodes } from '../../core/dashboard/rewardDetails';
 import type { HostMessage, WebviewMessage } from '../../protocol/runOverview';
+import { clipForWebview, findAttempt, findTask, overviewId } from '../../views/runOverviewModel';
 
 /** reward-details.json files larger than this are not rendered (the file can still be opened). */
 const MAX_DETAILS_BYTES = 4 * 1024 * 1024;
@@ -62,13 +64,13 @@ export class DashboardHost {
 
   /** The selected attempt's reward-details.json, else the first of its task's attempts that has one. */
   private async sendRewardDetails(run: Run, taskId: string, attemptId: string): Promise<void> {
-    const task = run.tasks.find((t) => t.id === taskId);
+    const task = findTask(run, taskId);
     if (!task) return;
-    const chosen = task.attempts.find((a) => a.id === attemptId);
+    const chosen = findAttempt(run, taskId, attemptId)?.attempt;
     const withDetails = [chosen, ...task.attempts].find((a): a is Attempt => !!a && !!detailsFile(a));
     if (!withDetails) return;
     const file = detailsFile(withDetails)!;
-    const rel = file.startsWith(`${run.root}/`) ? file.slice(run.root.length + 1) : file;
+    const rel = relativeInside(run.root, file);
     let error: string | null = null;
     let nodes: ReturnType<typeof rewardDetailNodes> = [];
     try {
@@ -79,6 +81,7 @@ export class DashboardHost {
     } catch (e) {
       error = `reward-details.json cannot be read: ${e instanceof Error ? e.message : String(e)}`;
     }
-    await this.post({ type: 'rewardDetails', details: { taskId, attemptId: withDetails.id, file: rel, nodes, error } });
+    const details = { taskId, attemptId: overviewId(withDetails.id, withDetails.index), file: rel, nodes, error };
+    await this.post({ type: 'rewardDetails', details: clipForWebview(run, details) });
   }
 }

@@ -158,3 +158,27 @@ test('a 100,000-character task id and label: the init message still parses (clip
   assert.equal(small.tasks[0].id, 't1');
   assert.equal(small.tasks[0].cells[0]!.attemptId, 't1#0');
 });
+
+test('the dashboard of a run with 100,000-character ids and messages: ids as the grid sends them, texts clipped', () => {
+  const long = 'x'.repeat(100_000);
+  const twin = `${long}y`;
+  const exception = { type: 'AgentTimeoutError', message: 'm'.repeat(50_000) };
+  const r = run([
+    { id: long, label: '', attempts: [attempt(long, 0, 'passed', 1)] },
+    { id: twin, label: twin, attempts: [attempt(twin, 0, 'truncated', 0, { exception })] },
+  ]);
+  const d = overviewModel(r).dashboard!;
+  const row = d.rows.find((x) => x.outcome === 'truncated')!;
+  assert.ok(row.id.length <= 4000 && row.label.length < 400);
+  const hit = findAttempt(r, row.id, row.openAttemptId!);
+  assert.equal(hit?.task.id, twin, 'a click in the task table finds the task');
+  assert.equal(hit?.attempt.outcome, 'truncated');
+  assert.deepEqual(new Set(d.rows.map((x) => x.id)), new Set(overviewModel(r).tasks.map((t) => t.id)), 'the table and the grid use the same ids');
+  const cause = d.causes.find((c) => c.key === 'exception:AgentTimeoutError')!;
+  assert.ok(cause.sample!.length < 4100, 'the sample message is clipped');
+  assert.equal(findAttempt(r, cause.attempts[0].taskId, cause.attempts[0].attemptId)?.task.id, twin, 'a cause lists ids a click finds');
+  // Short ids go unchanged (the same objects' texts as the core made them).
+  const small = overviewModel(run([{ id: 't1', label: 'one', attempts: [attempt('t1', 0, 'passed', 1)] }])).dashboard!;
+  assert.equal(small.rows[0].id, 't1');
+  assert.equal(small.rows[0].openAttemptId, 't1#0');
+});
