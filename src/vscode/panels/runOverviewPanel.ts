@@ -70,8 +70,14 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
     const icon = (theme: string) => vscode.Uri.joinPath(ctx.extensionUri, 'media', `overview-${theme}.svg`);
     panel.iconPath = { light: icon('light'), dark: icon('dark') };
     // With retainContextWhenHidden off, the page is rebuilt when shown again: it says `ready` and gets `init`;
-    // sending the state here as well covers a page that was kept.
-    this.register(panel.onDidChangeViewState((e) => { if (e.webviewPanel.visible && this.ready) this.sendInit(); }));
+    // sending the state here as well covers a page that was kept. Only on hidden → shown: a panel that merely lost
+    // or got focus (an editor opened beside it) keeps its page, scroll and selection.
+    let wasVisible = panel.visible;
+    this.register(panel.onDidChangeViewState((e) => {
+      const visible = e.webviewPanel.visible;
+      if (visible && !wasVisible && this.ready) this.sendInit();
+      wasVisible = visible;
+    }));
     this.register(ctx.store.onDidChange((e) => {
       if (e.runIds && !e.runIds.includes(this.runId)) return;
       const run = ctx.store.get(this.runId);
