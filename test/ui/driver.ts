@@ -86,10 +86,24 @@ export async function openOverviewFromPalette(ctx: UiContext, text: string): Pro
   await ctx.runCommand('Harbor: Open Run Overview');
   const pick = page.locator('.quick-input-widget input');
   await pick.waitFor({ state: 'visible', timeout: 10_000 });
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ timeout: 15_000 });
+  // Typed first: the pick lists every run, and the list only renders the rows in view.
   await pick.fill(text);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ timeout: 15_000 });
   await page.waitForTimeout(300);
   await page.keyboard.press('Enter');
+}
+
+/** Closes every editor. */
+export async function closeEditors(ctx: UiContext): Promise<void> {
+  await ctx.runCommand('View: Close All Editors');
+  await ctx.page.waitForTimeout(300);
+}
+
+/** Leaves the Runs tree as the next scenario expects it: everything collapsed (a click in an overview reveals attempts). */
+export async function collapseTree(ctx: UiContext): Promise<void> {
+  const button = ctx.page.locator('.sidebar .actions-container a.action-label[aria-label^="Collapse All"]').first();
+  await button.click({ timeout: 5000 }).catch(() => undefined);
+  await ctx.page.waitForTimeout(300);
 }
 
 export function loadScenarios(dir: string): Scenario[] {

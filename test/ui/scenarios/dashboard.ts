@@ -8,12 +8,7 @@ import type { FrameLocator } from 'playwright-core';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
 import { dashboardModel } from '../../../src/core/dashboard';
-import { openOverviewFromPalette, type Scenario, type UiContext } from '../driver';
-
-async function closeEditors(ctx: UiContext): Promise<void> {
-  await ctx.runCommand('View: Close All Editors');
-  await ctx.page.waitForTimeout(300);
-}
+import { closeEditors, collapseTree, openOverviewFromPalette, type Scenario, type UiContext } from '../driver';
 
 async function shown(frame: FrameLocator): Promise<number> {
   return Number(await frame.locator('section.task-table').getAttribute('data-shown'));
@@ -126,5 +121,6 @@ export const scenario: Scenario = {
     await toggleTheme(ctx, tframe);
     if (csp.length) throw new Error(`CSP violations in the console: ${csp.slice(0, 3).join(' | ')}`);
     await closeEditors(ctx);
+    await collapseTree(ctx);
   },
 };

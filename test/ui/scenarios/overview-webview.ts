@@ -7,7 +7,7 @@ import type { FrameLocator } from 'playwright-core';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
 import { evidenceToOpen } from '../../../src/views/runOverviewModel';
-import { openOverviewFromPalette, type Scenario, type UiContext } from '../driver';
+import { closeEditors, collapseTree, openOverviewFromPalette, type Scenario } from '../driver';
 
 async function undefinedElements(frame: FrameLocator): Promise<number> {
   return frame.locator('body').evaluate(() => document.querySelectorAll(':not(:defined)').length);
@@ -15,18 +15,6 @@ async function undefinedElements(frame: FrameLocator): Promise<number> {
 
 async function gridTexts(frame: FrameLocator): Promise<string[]> {
   return frame.locator('#grid tbody tr.task-row:visible th.task').allTextContents();
-}
-
-async function closeEditors(ctx: UiContext): Promise<void> {
-  await ctx.runCommand('View: Close All Editors');
-  await ctx.page.waitForTimeout(300);
-}
-
-/** Leaves the Runs tree as the next scenario expects it: everything collapsed (a cell click revealed an attempt). */
-async function collapseTree(ctx: UiContext): Promise<void> {
-  const button = ctx.page.locator('.sidebar .actions-container a.action-label[aria-label^="Collapse All"]').first();
-  await button.click({ timeout: 5000 }).catch(() => undefined);
-  await ctx.page.waitForTimeout(300);
 }
 
 export const scenario: Scenario = {
