@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateHarborJob, harborEveryCase } from './harborJob';
 import { generateNemoRun, nemoEveryCase } from './nemoGym';
-import { addLink } from './hostile';
+import { addLink, makeFifo } from './hostile';
 
 /** What a test must never see opened or quoted. */
 export const SECRET_TEXT = 'SECRET: this file is outside the workspace';
@@ -22,6 +22,8 @@ export interface HostileWorkspace {
   linkedStdout: string;
   /** The NeMo Gym run's rollouts file (no summary yet). */
   rollouts: string;
+  /** A run summary that is a FIFO nobody writes to (reading it blindly hangs). */
+  fifoSummary: string;
 }
 
 /** Writes the hostile workspace into `dir` (created) and its outside into `outside` (created). */
@@ -39,5 +41,7 @@ export async function generateHostileWorkspace(dir: string, outside: string): Pr
   addLink(path.join(dir, 'jobs'), 'latest', path.basename(jobDir));
   addLink(dir, 'elsewhere', outside);
   const nemo = await generateNemoRun(path.join(dir, 'nemo'), nemoEveryCase());
-  return { dir, outside, secret, jobDir, trial, linkedStdout, rollouts: nemo.rolloutsPath };
+  const fifoSummary = path.join(dir, 'fifo', 'stuck_run_summary.json');
+  makeFifo(fifoSummary);
+  return { dir, outside, secret, jobDir, trial, linkedStdout, rollouts: nemo.rolloutsPath, fifoSummary };
 }

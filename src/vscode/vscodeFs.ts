@@ -1,8 +1,8 @@
 // FsPort on `vscode.workspace.fs` for the workspace's `file:` folders (the only ones the extension reads: it runs
 // where the files are, extensionKind "workspace", so over Remote-SSH, WSL and code-server they are `file:` too).
-// workspace.fs has no streaming: readChunks, openSequential, listDirs, probeDirs, writeFileAtomic, remove and
-// realpathDirs use Node, keeping memory constant on 1 GB files and listing a run's verifier folders on a worker
-// thread, off the extension host's thread. Folders of other schemes (virtual workspaces) are not read.
+// workspace.fs has no streaming and no bounded read: readFile, readChunks, openSequential, listDirs, probeDirs,
+// writeFileAtomic, remove, realpath and realpathDirs use Node (a FIFO or a device is never read), keeping memory
+// constant on 1 GB files and listing a run's verifier folders on a worker thread, off the extension host's thread. Folders of other schemes (virtual workspaces) are not read.
 import * as vscode from 'vscode';
 import type { EntryType, FileStat, FsPort } from '../core/fs/port';
 import { NodeFs } from '../core/fs/nodeFs';
@@ -25,8 +25,15 @@ export class VscodeFs implements FsPort {
     }
   }
 
-  async readFile(p: string): Promise<Uint8Array> {
-    return vscode.workspace.fs.readFile(vscode.Uri.file(p));
+  /**
+   * Node's bounded read (docs/untrusted-runs.md#reads): opened non-blocking, its own type checked before a byte is
+   * read (a FIFO or /dev/zero a run names would hang or exhaust the extension host through workspace.fs.readFile),
+   * at most the read limit. The files are the workspace's, local to the extension (extensionKind workspace).
+   */
+  readonly maxFileBytes = this.node.maxFileBytes;
+
+  readFile(p: string, opts?: { maxBytes?: number }): Promise<Uint8Array> {
+    return this.node.readFile(p, opts);
   }
 
   async readDir(p: string): Promise<[string, EntryType][]> {

@@ -65,6 +65,12 @@ suite('untrusted runs', () => {
     assert.equal(iconOf(a.getTreeItem(note))?.id, 'info');
   });
 
+  test('a run summary that is a FIFO: the tree still loads, the run says it was not read (never opened for reading)', () => {
+    const run = a.store.runs().find((r) => r.anchor === w.fifoSummary);
+    assert.ok(run, 'the FIFO summary is a run of its own');
+    assert.ok(run.problems.some((p) => p.code === 'not-a-file' && /FIFO/.test(p.message)), JSON.stringify(run.problems));
+  });
+
   test('a test-stdout.txt linking outside the run: shown refused with the reason; clicking it opens nothing', async () => {
     const run = hostileRun('harbor-job');
     const trial = await findAttempt(run, w.trial);
