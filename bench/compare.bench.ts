@@ -2,7 +2,8 @@
 // trajectory view model, aligned step by step. Printed as the median of ROUNDS and as a ratio to a floor measured in
 // the same run — a plain pass over both step arrays (each step's key built once). Cases: identical; scattered edits
 // (every 50th step's command changed, every 200th step inserted); nothing in common (another seed); the hard case
-// for an O(ND) diff, the same few commands in another random order on each side. Target: < 2 s each.
+// for an O(ND) diff, the same few commands in another random order on each side. Target: < 2 s each. Then two runs
+// of TASKS tasks × 4 attempts compared task by task (compareRuns) and the Compare Runs panel's model (its JSON size).
 // Run: npm run bench  (env STEPS, ROUNDS)
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,10 +12,13 @@ import { terminusTrajectory } from '../scripts/sample-runs/atif';
 import { Prng } from '../scripts/sample-runs/util';
 import { NodeFs } from '../src/core/fs/nodeFs';
 import { loadTrajectory, type TrajectoryView } from '../src/core/trajectory';
-import { alignTrajectories, stepKey } from '../src/core/compare';
+import { alignTrajectories, compareRuns, stepKey } from '../src/core/compare';
+import type { Outcome, Run } from '../src/core/model';
+import { compareRunsModel } from '../src/views/compareModel';
 
 const STEPS = Number(process.env.STEPS) || 10_000;
 const ROUNDS = Number(process.env.ROUNDS) || 5;
+const TASKS = Number(process.env.TASKS) || 10_000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 type Doc = { steps: Record<string, unknown>[] } & Record<string, unknown>;
@@ -85,9 +89,53 @@ async function main(): Promise<void> {
       console.log(`${name.padEnd(30)} ${t.toFixed(1).padStart(7)} ms  (${(t / floor).toFixed(1)}× floor, worst ${Math.max(...times).toFixed(0)} ms)  ` +
         `${al.counts.same} same, ${al.counts.changed} changed, ${al.counts.left + al.counts.right} one side; ${fd} — target < 2 s: ${Math.max(...times) < 2000 ? 'met' : 'NOT met'}`);
     }
+    runsBench();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function syntheticRun(name: string, seed: number): Run {
+  const rng = new Prng(seed);
+  const outcomes: [Outcome, number | null][] = [['passed', 1], ['failed', 0], ['failed', 0], ['infra-error', null]];
+  return {
+    id: `harbor-job:/jobs/${name}`, kind: 'harbor-job', root: `/jobs/${name}`, anchor: `/jobs/${name}`, label: name, identity: { agent: 'a', model: name },
+    state: 'complete', files: [], problems: [], unvalidated: [], skipped: [],
+    tasks: Array.from({ length: TASKS }, (_, i) => ({
+      id: `task-${String(i).padStart(5, '0')}`, label: `task-${i}`,
+      attempts: Array.from({ length: 4 }, (__, k) => {
+        const [outcome, reward] = rng.pick(outcomes);
+        return { id: `task-${i}#${k}`, index: k, label: `#${k + 1}`, outcome, reward, evidence: [], missing: [], tokens: { input: 1000, output: 100 }, costUsd: 0.01, durationSec: 60 };
+      }),
+    })),
+  };
+}
+
+function runsBench(): void {
+  const a = syntheticRun('a', 1);
+  const b = syntheticRun('b', 2);
+  const floors: number[] = [];
+  const times: number[] = [];
+  const models: number[] = [];
+  let bytes = 0;
+  let regressed = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    let t0 = performance.now();
+    let n = 0;
+    for (const r of [a, b]) for (const t of r.tasks) for (const x of t.attempts) n += x.reward ?? 0;
+    floors.push(performance.now() - t0);
+    t0 = performance.now();
+    regressed = compareRuns([a, b]).sides[1].counts.regressed;
+    times.push(performance.now() - t0);
+    t0 = performance.now();
+    bytes = JSON.stringify(compareRunsModel([a, b], false).model).length;
+    models.push(performance.now() - t0);
+    if (n < 0) console.log(n);
+  }
+  const floor = median(floors);
+  console.log(`\ntwo runs of ${TASKS} tasks × 4 attempts; floor (one pass over every attempt) ${floor.toFixed(1)} ms`);
+  console.log(`compareRuns                    ${median(times).toFixed(1).padStart(7)} ms  (${(median(times) / floor).toFixed(1)}× floor)  ${regressed} tasks regressed`);
+  console.log(`Compare Runs panel model + JSON ${median(models).toFixed(1).padStart(6)} ms  ${(bytes / 1048576).toFixed(2)} MB sent`);
 }
 
 main().catch((e) => { console.error(e); process.exitCode = 1; });

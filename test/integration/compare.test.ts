@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { hasDriver, screenshot, until, webview } from './helpers';
 import { api, runNodes, type HarborRunsApi, type TreeNode } from './treeHelpers';
 import type { Run } from '../../src/core/model';
+import { sidesOf } from '../../src/core/compare';
 
 const RUNS = 'harborRuns.compareRuns';
 const ATTEMPTS = 'harborRuns.compareAttempts';
@@ -122,5 +123,15 @@ suite('compare runs and attempts', () => {
     const un = await webview('compare-attempts-no-trajectory', 'text', '.side-head.left');
     assert.match(un?.text ?? '', /no trajectory recorded|trajectory missing/);
     await webview('compare-attempts-one-side', 'shot', '#app');
+  });
+
+  test('one viewer-data run of several model|harness cells compares its cells', async () => {
+    const v = a.store.runs().find((r) => r.kind === 'viewer-data' && sidesOf([r]).length >= 2);
+    assert.ok(v, 'examples/ has a viewer-data dataset with several cells');
+    const key = await vscode.commands.executeCommand<string>(RUNS, [v.id]);
+    assert.equal(key, v.id);
+    const msg = await rendered(RUNS, key);
+    assert.equal(msg.rows, v.tasks.filter((t) => t.attempts.some((x) => x.cell)).length, 'every task with an attempt in a cell');
+    assert.equal(a.openPanels(RUNS).find((p) => p.key === key)?.title, `Compare cells: ${v.label}`);
   });
 });

@@ -1,4 +1,5 @@
-// "Compare Runs" (two or more runs selected in the Runs tree, or picked from the palette) and "Compare with…" (on an
+// "Compare Runs" (two or more runs selected in the Runs tree, or picked from the palette; one run of several cells
+// compares its cells) and "Compare with…" (on an
 // attempt: two attempts selected, or another attempt of the same task picked from any run). Run ids / attempt refs
 // are accepted as arguments too (links, other commands).
 import * as vscode from 'vscode';
@@ -7,6 +8,7 @@ import { RUN_KIND_LABELS, formatReward } from '../../core/format';
 import { countRun } from '../../core/model';
 import type { AttemptNode, RunNode, TreeNode } from '../../views/tree/nodes';
 import type { AttemptRef } from '../../views/compareModel';
+import { sidesOf } from '../../core/compare';
 import { isTreeNode } from '../treeProvider';
 import type { HostContext } from '../hostContext';
 import { CompareRunsPanel } from '../panels/compareRunsPanel';
@@ -51,7 +53,9 @@ export async function compareRuns(ctx: HostContext, arg?: unknown, ...rest: unkn
     const nodes = selectedNodes(ctx, arg, rest).filter((n): n is RunNode => n.kind === 'run');
     runs = nodes.map((n) => ctx.store.get(n.run.id) ?? n.run);
   }
-  if (runs.length < 2) runs = await pickRuns(ctx, new Set(runs.map((r) => r.id)));
+  // One run whose attempts fall into several cells (viewer data model|harness, a Harbor job of several agents) compares its cells.
+  const cellsOfOne = runs.length === 1 && sidesOf(runs).length >= 2;
+  if (runs.length < 2 && !cellsOfOne) runs = await pickRuns(ctx, new Set(runs.map((r) => r.id)));
   if (!runs) return undefined;
   return CompareRunsPanel.show(ctx, runs).key;
 }

@@ -31,7 +31,7 @@ export class CompareRunsPanel extends PanelHost<HostMessage, WebviewMessage> {
     const key = ids.join('\n');
     const open = ctx.panels.get(COMPARE_RUNS_VIEW_TYPE, key);
     if (open instanceof CompareRunsPanel) { open.panel.reveal(undefined, false); return open; }
-    const p = new CompareRunsPanel(ctx, key, ids, PanelHost.createPanel(ctx, COMPARE_RUNS_VIEW_TYPE, `Compare: ${runs.length} runs`));
+    const p = new CompareRunsPanel(ctx, key, ids, PanelHost.createPanel(ctx, COMPARE_RUNS_VIEW_TYPE, runs.length === 1 ? `Compare cells: ${runs[0].label}` : `Compare: ${runs.length} runs`));
     p.merge = merge;
     return p;
   }
