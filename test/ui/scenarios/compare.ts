@@ -2,15 +2,10 @@
 // examples selected in the Runs tree (click, Ctrl+click), "Compare Runs" from the context menu; the panel lists the
 // regression first; its "Compare" button opens the two attempts side by side at the first divergence; "Diff verifier
 // output" opens VS Code's own diff editor. Screenshots: screenshots/ui/compare-<step>.png.
-import type { Scenario, UiContext } from '../driver';
+import { closeEditors, collapseTree, type Scenario } from '../driver';
 
 const BASE = '2026-09-02__10-00-00';
 const CAND = '2026-09-03__10-00-00';
-
-async function closeEditors(ctx: UiContext): Promise<void> {
-  await ctx.runCommand('View: Close All Editors');
-  await ctx.page.waitForTimeout(300);
-}
 
 export const scenario: Scenario = {
   name: 'compare',
@@ -57,5 +52,6 @@ export const scenario: Scenario = {
     if (csp.length) throw new Error(`CSP violations in the console: ${csp.slice(0, 3).join(' | ')}`);
     await closeEditors(ctx);
     await a.click();
+    await collapseTree(ctx);
   },
 };
