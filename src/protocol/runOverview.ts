@@ -118,7 +118,8 @@ export type HostMessage = z.infer<typeof HostMessageSchema>;
 /** Webview → host. */
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('openAttempt'), taskId: Text, attemptId: Text }),
+  /** Open an attempt: its evidence (test-stdout first), or its trajectory in the trajectory viewer when it has one. */
+  z.object({ type: z.literal('openAttempt'), taskId: Text, attemptId: Text, target: z.enum(['evidence', 'trajectory']).optional() }),
   z.object({ type: z.literal('openProblem'), index: Count }),
   /** A task table row was selected: the host answers with its attempt's reward details when it has them. */
   z.object({ type: z.literal('selectAttempt'), taskId: Text, attemptId: Text }),

@@ -129,6 +129,17 @@ suite('run dashboard', () => {
     await until(async () => /answers the question asked/.test(await text('dashboard-details', '#selection')),
       { timeout: 10_000, message: 'the selection shows the judge output of reward-details.json' });
     await webview('dashboard-reward-details', 'shot', '#selection');
+
+    // "Open attempt" opens its trajectory in the trajectory viewer.
+    const attempt = task.attempts[0];
+    const trajectory = attempt.evidence.find((e) => e.kind === 'trajectory' && e.present)?.path;
+    assert.ok(trajectory, 'the rewardkit trial has agent/trajectory.json');
+    const open = await webview('dashboard-open-trajectory', 'click', '#selection button.open-attempt');
+    assert.ok(open?.ok, open?.error);
+    await until(() => a.openPanels('harborRuns.trajectory').some((p) => p.key === trajectory),
+      { timeout: 20_000, message: `the trajectory viewer opens ${trajectory}` });
+    assert.ok(messages(job.id).some((m) => m.type === 'openAttempt' && m.target === 'trajectory' && m.taskId === task.id));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   test('a training run: uPlot curves of metrics.jsonl, redrawn when a step is appended', async function () {

@@ -231,10 +231,11 @@ export class DashboardView {
   private showSelection(r: TaskTableRow | null): void {
     const box = this.details;
     box.id = 'selection';
-    if (!r) { box.replaceChildren(el('p', 'note', 'Select a task (click, or ↑/↓ in the table) to see its details; Enter or double-click opens its attempt.')); return; }
+    if (!r) { box.replaceChildren(el('p', 'note', 'Select a task (click, or ↑/↓ in the table) to see its details; Enter or double-click opens its attempt\'s trajectory (else its test output).')); return; }
     const h = el('h2', undefined, r.label);
     const open = button('Open attempt', 'open-attempt', 'go-to-file');
-    open.addEventListener('click', () => r.openAttemptId && this.ctx.post({ type: 'openAttempt', taskId: r.id, attemptId: r.openAttemptId }));
+    open.title = 'Its trajectory in the trajectory viewer, else its test output or first evidence file';
+    open.addEventListener('click', () => r.openAttemptId && this.ctx.post({ type: 'openAttempt', taskId: r.id, attemptId: r.openAttemptId, target: 'trajectory' }));
     h.append(open);
     const facts = el('dl', 'identity');
     const kv = (k: string, v: string) => { const d = el('div', 'kv'); d.append(el('dt', undefined, k), el('dd', undefined, v)); facts.append(d); };

@@ -246,7 +246,7 @@ export class TaskTable {
 
   open(id: string): void {
     const r = this.rows.find((x) => x.id === id);
-    if (r?.openAttemptId) this.ctx.post({ type: 'openAttempt', taskId: r.id, attemptId: r.openAttemptId });
+    if (r?.openAttemptId) this.ctx.post({ type: 'openAttempt', taskId: r.id, attemptId: r.openAttemptId, target: 'trajectory' });
   }
 
   /** Sets the cause filter (a click on a failure cause) and brings the table into view. */

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { FsPort } from '../../core/fs/port';
 import { relativeInside } from '../../core/paths';
+import { containment } from '../../core/containment';
 import type { Attempt, Evidence, Run } from '../../core/model';
 import { readTrainingTable, trainingSeries, type TrainingTable } from '../../core/dashboard/training';
 import { rewardDetailNodes } from '../../core/dashboard/rewardDetails';
@@ -32,6 +33,8 @@ export class DashboardHost {
   async sendTraining(run: Run): Promise<void> {
     const file = run.files.find((f) => f.key === 'metrics' && f.present && f.path)?.path;
     if (!file) return;
+    const inside = await containment(this.fs, run.root, file);
+    if (!inside.inside) { this.log(`run dashboard: training metrics not read: ${inside.reason}`); return; }
     const st = await this.fs.stat(file);
     if (!st) return;
     const key = `${st.size}:${st.mtimeMs}`;
@@ -74,8 +77,10 @@ export class DashboardHost {
     let error: string | null = null;
     let nodes: ReturnType<typeof rewardDetailNodes> = [];
     try {
-      const st = await this.fs.stat(file);
-      if (!st) error = 'reward-details.json is no longer on disk';
+      const inside = await containment(this.fs, run.root, file);
+      const st = inside.inside ? await this.fs.stat(file) : undefined;
+      if (!inside.inside) error = `reward-details.json not read: ${inside.reason}`;
+      else if (!st) error = 'reward-details.json is no longer on disk';
       else if (st.size > MAX_DETAILS_BYTES) error = `reward-details.json is ${st.size} bytes: too large to render here (open the file)`;
       else nodes = rewardDetailNodes(JSON.parse(new TextDecoder('utf-8').decode(await this.fs.readFile(file))));
     } catch (e) {

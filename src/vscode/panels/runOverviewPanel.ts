@@ -4,12 +4,13 @@
 // sends are looked up in the run, never trusted as paths.
 import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
-import { taskNode } from '../../views/tree/nodes';
+import { type TreeNode, taskNode } from '../../views/tree/nodes';
 import { type HostMessage, type WebviewMessage, parseWebviewMessage } from '../../protocol/runOverview';
 import { evidenceToOpen, findAttempt, overviewModel } from '../../views/runOverviewModel';
 import type { HostContext } from '../hostContext';
 import { openProblem } from '../openProblem';
 import { mayOpen } from '../openGuard';
+import { openTrajectoryCommand } from '../commands/trajectoryCommands';
 import { DashboardHost } from './dashboardHost';
 import { PanelHost, type PanelSpec } from './panelHost';
 
@@ -101,7 +102,7 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
   protected async onMessage(m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready': this.ready = true; this.sendInit(); break;
-      case 'openAttempt': await this.openAttempt(m.taskId, m.attemptId); break;
+      case 'openAttempt': await this.openAttempt(m.taskId, m.attemptId, m.target); break;
       case 'openProblem': await this.openProblem(m.index); break;
       case 'cspViolation': this.ctx.log.warn(`run overview: CSP violation ${m.directive} ${m.blocked}`); break;
       case 'error': this.ctx.log.warn(`run overview (webview): ${m.message}`); break;
@@ -111,20 +112,29 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
     }
   }
 
-  /** Reveals the attempt in the Runs tree and opens its test-stdout (or first present evidence file) in a preview. */
-  async openAttempt(taskId: string, attemptId: string): Promise<void> {
+  /**
+   * Reveals the attempt in the Runs tree and opens its test-stdout (or first present evidence file) in a preview;
+   * with target 'trajectory', its trajectory.json in the trajectory viewer when it has one.
+   */
+  async openAttempt(taskId: string, attemptId: string, target: 'evidence' | 'trajectory' = 'evidence'): Promise<void> {
     const run = this.ctx.store.get(this.runId);
     const hit = run && findAttempt(run, taskId, attemptId);
     if (!run || !hit) return;
     const { treeProvider: provider, treeView: view } = this.ctx;
+    let attemptNode: TreeNode | undefined;
     try {
       const runNode = provider.nodeForRun(run);
       const kids = await provider.getChildren(runNode);
-      const tNode = kids.find((k) => k.kind === 'task' && k.task.id === taskId) ?? taskNode(run, hit.task, runNode);
-      const attemptNode = (await provider.getChildren(tNode)).find((k) => k.kind === 'attempt' && k.attempt.id === attemptId);
+      const tNode = kids.find((k) => k.kind === 'task' && k.task.id === hit.task.id) ?? taskNode(run, hit.task, runNode);
+      attemptNode = (await provider.getChildren(tNode)).find((k) => k.kind === 'attempt' && k.attempt.id === hit.attempt.id);
       if (attemptNode) await view.reveal(attemptNode, { select: true, focus: false, expand: false });
     } catch (e) {
       this.ctx.log.warn(`run overview: cannot reveal ${taskId} ${attemptId} in the tree: ${String(e)}`);
+    }
+    // The trajectory command checks the file is inside the run before it opens it (mayOpen).
+    if (attemptNode && target === 'trajectory' && hit.attempt.evidence.some((e) => e.kind === 'trajectory' && e.present)) {
+      await openTrajectoryCommand(this.ctx, attemptNode);
+      return;
     }
     const file = evidenceToOpen(hit.attempt);
     if (file && !(await mayOpen(this.ctx, file, run))) return;

@@ -2,8 +2,8 @@
 // pass@k table and curve, reward histogram and failure causes; a click on a failure cause filters the virtualised
 // task table to the tasks with that exception (the count the view model computes); the reward provenance warning of
 // the trial whose agent wrote its own reward.json; keyboard selection and the rewardkit details of the selected
-// task; the same in the dark theme; the viewer dataset's pivot flipped from models to harnesses as columns; the
-// training run's uPlot curves. Screenshots: screenshots/ui/dashboard-<step>.png.
+// task, Enter opening its trajectory; the same in the dark theme; the viewer dataset's pivot flipped from models to
+// harnesses as columns; the training run's uPlot curves. Screenshots: screenshots/ui/dashboard-<step>.png.
 import type { FrameLocator } from 'playwright-core';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
@@ -79,8 +79,16 @@ export const scenario: Scenario = {
     if (xss !== 0) throw new Error('judge text became markup');
     await frame.locator('#selection').scrollIntoViewIfNeeded();
     await ctx.shot('4-reward-details');
+    // Enter opens the selected task's trajectory in the trajectory viewer; closing it brings the dashboard back as it was.
     await page.keyboard.press('Enter');
-    await page.locator('.tabs-container .tab').nth(1).waitFor({ state: 'visible', timeout: 15_000 });
+    const trajectoryTab = page.locator('.tabs-container .tab', { hasText: 'trajectory.json' });
+    await trajectoryTab.waitFor({ state: 'visible', timeout: 20_000 });
+    await ctx.webviewFrame('#app');
+    await page.waitForTimeout(1000);
+    await ctx.shot('4b-trajectory-from-dashboard');
+    await ctx.runCommand('View: Close Editor');
+    await trajectoryTab.waitFor({ state: 'detached', timeout: 10_000 });
+    await ctx.until(async () => (await frame.locator('input.tt-text').inputValue().catch(() => '')) === 'grade-essay', 'the dashboard comes back with its filter');
     await frame.locator('input.tt-text').fill('');
 
     // 5. Dark theme.
