@@ -8,9 +8,9 @@
 // Run: npm run bench:activation (real VS Code tools: installed on first use like npm test). Env RELOADS (default 5).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser } from 'playwright-core';
 import * as tools from '../.ci/vscode/tools';
 import { openView, runCommand, waitForWorkbench } from '../.ci/vscode/workbench';
+import { inWorkbench } from './workbenchSession';
 
 const RELOADS = Number(process.env.RELOADS) || 5;
 const TARGET_ACTIVATE_MS = 50;
@@ -51,29 +51,10 @@ async function waitFor<T>(what: string, fn: () => T | undefined, timeoutMs = 60_
 }
 
 async function main(): Promise<void> {
-  const repo = tools.findRepoRoot(__dirname);
-  const t = tools.ensureTools(repo);
-  const temp = tools.mkTemp('harbor-runs-bench-');
-  let server: tools.CodeServer | undefined;
-  let browser: Browser | undefined;
-  try {
-    const vsix = path.join(temp, 'harbor-runs.vsix');
-    const r = await tools.run(path.join(repo, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix], { cwd: repo });
-    if (r.status !== 0) throw new Error(`vsce package failed:\n${r.output.slice(-2000)}`);
-    const userDataDir = path.join(temp, 'user-data');
-    const extensionsDir = path.join(temp, 'extensions');
-    tools.seedSettings(userDataDir);
-    const inst = tools.installExtension(t, vsix, userDataDir, extensionsDir);
-    if (!inst.ok) throw new Error(`installing the .vsix failed:\n${inst.output}`);
-    const workspace = path.join(temp, 'examples');
-    fs.cpSync(path.join(repo, 'examples'), workspace, { recursive: true });
-    server = await tools.startCodeServer({ tools: t, userDataDir, extensionsDir, folder: workspace });
-    browser = await tools.launchBrowser(t);
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await inWorkbench('activation', async (workspace, repo) => { fs.cpSync(path.join(repo, 'examples'), workspace, { recursive: true }); }, async ({ page, userDataDir, vsixBytes }) => {
     const rows = page.locator('.sidebar .monaco-list-row').first();
 
-    console.log(`activation: ${path.basename(vsix)} (${(fs.statSync(vsix).size / 1024).toFixed(0)} KiB) in code-server, workspace: a copy of examples/`);
-    await page.goto(server.url(workspace), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    console.log(`activation: harbor-runs.vsix (${(vsixBytes / 1024).toFixed(0)} KiB) in code-server, workspace: a copy of examples/`);
     await waitForWorkbench(page, 60_000);
     await openView(page, 'Harbor', 'Runs', 60_000);
     await rows.waitFor({ state: 'visible', timeout: 60_000 });
@@ -107,18 +88,7 @@ async function main(): Promise<void> {
     console.log(`activation: median of ${reloads.length} windows: activate ${fmt(act)} (target ${verdict(act, TARGET_ACTIVATE_MS)}), ` +
       `tree first level ${fmt(tree)}${restoredTrees.length ? '' : ' (asked → answered: no window brought the view back)'} (target ${verdict(tree, TARGET_TREE_MS)}), ` +
       `asked → answered ${fmt(answered)}`);
-  } catch (e) {
-    const page = browser?.contexts()[0]?.pages()[0];
-    if (page) {
-      fs.mkdirSync(path.join(repo, 'screenshots'), { recursive: true });
-      await page.screenshot({ path: path.join(repo, 'screenshots', 'bench-activation-failure.png') }).catch(() => undefined);
-    }
-    throw e;
-  } finally {
-    if (browser) await Promise.race([browser.close().catch(() => undefined), tools.sleep(5000)]);
-    if (server) await server.stop();
-    tools.rmrf(temp);
-  }
+  });
 }
 
 main().catch((e) => {

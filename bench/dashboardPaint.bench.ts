@@ -8,12 +8,12 @@
 // Env: TASKS, ATTEMPTS, ROUNDS (default 3).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
-import * as tools from '../.ci/vscode/tools';
+import type { FrameLocator, Page } from 'playwright-core';
 import { openView, runCommand, waitForWorkbench } from '../.ci/vscode/workbench';
 import { generateNemoRun, nemoLarge } from '../scripts/sample-runs/nemoGym';
 import { writeRunSummary } from '../src/core/summary';
 import { NodeFs } from '../src/core/fs/nodeFs';
+import { inWorkbench } from './workbenchSession';
 
 const TASKS = Number(process.env.TASKS) || 10_000;
 const ATTEMPTS = Number(process.env.ATTEMPTS) || 8;
@@ -40,34 +40,16 @@ async function openOverview(page: Page, text: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const repo = tools.findRepoRoot(__dirname);
-  const t = tools.ensureTools(repo);
-  const temp = tools.mkTemp('harbor-runs-paint-');
-  let server: tools.CodeServer | undefined;
-  let browser: Browser | undefined;
-  try {
-    const workspace = path.join(temp, 'ws');
+  const fill = async (workspace: string): Promise<void> => {
     const g0 = Date.now();
     const run = await generateNemoRun(path.join(workspace, 'big'), nemoLarge(TASKS, ATTEMPTS, 0));
     await writeRunSummary(new NodeFs(), run.rolloutsPath, { beforeDispatch: null, identity: run.identity, skipped: run.skipped });
     console.log(`dashboard paint: generated ${TASKS} tasks × ${ATTEMPTS} attempts with its summary in ${((Date.now() - g0) / 1000).toFixed(1)} s`);
-
-    const vsix = path.join(temp, 'harbor-runs.vsix');
-    const r = await tools.run(path.join(repo, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix], { cwd: repo });
-    if (r.status !== 0) throw new Error(`vsce package failed:\n${r.output.slice(-2000)}`);
-    const userDataDir = path.join(temp, 'user-data');
-    const extensionsDir = path.join(temp, 'extensions');
-    tools.seedSettings(userDataDir);
-    const inst = tools.installExtension(t, vsix, userDataDir, extensionsDir);
-    if (!inst.ok) throw new Error(`installing the .vsix failed:\n${inst.output}`);
-    server = await tools.startCodeServer({ tools: t, userDataDir, extensionsDir, folder: workspace });
-    browser = await tools.launchBrowser(t);
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(server.url(workspace), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  };
+  await inWorkbench('dashboard-paint', fill, async ({ repo, page }) => {
     await waitForWorkbench(page, 60_000);
     await openView(page, 'Harbor', 'Runs', 60_000);
     await page.locator('.sidebar .monaco-list-row').first().waitFor({ state: 'visible', timeout: 300_000 });
-
     const paints: number[] = [];
     for (let i = 1; i <= ROUNDS; i++) {
       const t0 = await openOverview(page, 'tb-large');
@@ -81,25 +63,16 @@ async function main(): Promise<void> {
       await frame.locator('.tt-body').evaluate((b) => { b.scrollTop = b.scrollHeight; });
       await frame.locator(`.tt-body .tt-row[aria-rowindex="${shown}"]`).waitFor({ state: 'attached', timeout: 30_000 });
       console.log(`  round ${i}: first paint ${paint} ms (outcome bar + task table, ${shown} tasks); table scrolled to its last row in ${Date.now() - s0} ms`);
-      fs.mkdirSync(path.join(repo, 'screenshots'), { recursive: true });
-      if (i === 1) await page.screenshot({ path: path.join(repo, 'screenshots', 'bench-dashboard-10k.png') });
+      if (i === 1) {
+        fs.mkdirSync(path.join(repo, 'screenshots'), { recursive: true });
+        await page.screenshot({ path: path.join(repo, 'screenshots', 'bench-dashboard-10k.png') });
+      }
       await runCommand(page, 'View: Close All Editors');
       await page.waitForTimeout(500);
     }
     const m = median(paints);
     console.log(`dashboard paint: median of ${ROUNDS} rounds ${m} ms (target < ${TARGET_MS} ms: ${m < TARGET_MS ? 'met' : 'MISSED'})`);
-  } catch (e) {
-    const page = browser?.contexts()[0]?.pages()[0];
-    if (page) {
-      fs.mkdirSync(path.join(repo, 'screenshots'), { recursive: true });
-      await page.screenshot({ path: path.join(repo, 'screenshots', 'bench-dashboard-paint-failure.png') }).catch(() => undefined);
-    }
-    throw e;
-  } finally {
-    if (browser) await Promise.race([browser.close().catch(() => undefined), tools.sleep(5000)]);
-    if (server) await server.stop();
-    tools.rmrf(temp);
-  }
+  });
 }
 
 main().catch((e) => {

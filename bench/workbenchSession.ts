@@ -1,0 +1,54 @@
+// A real-workbench session for the benchmarks that need one: the packaged .vsix (production build, as users get it)
+// installed into code-server with a fresh profile, a workspace the benchmark fills, Debian's chromium; a screenshot
+// in screenshots/bench-<name>-failure.png when the benchmark throws, and everything stopped and removed afterwards.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import * as tools from '../.ci/vscode/tools';
+
+export interface WorkbenchSession {
+  repo: string;
+  page: Page;
+  workspace: string;
+  /** The extension's user-data folder (its logs are below it). */
+  userDataDir: string;
+  vsixBytes: number;
+}
+
+/** Runs `bench` in a workbench opened on the folder `fill` writes (it gets an empty folder and the repository root). */
+export async function inWorkbench(name: string, fill: (workspace: string, repo: string) => Promise<void>, bench: (s: WorkbenchSession) => Promise<void>): Promise<void> {
+  const repo = tools.findRepoRoot(__dirname);
+  const t = tools.ensureTools(repo);
+  const temp = tools.mkTemp(`harbor-runs-${name}-`);
+  let server: tools.CodeServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    const workspace = path.join(temp, 'ws');
+    fs.mkdirSync(workspace, { recursive: true });
+    await fill(workspace, repo);
+    const vsix = path.join(temp, 'harbor-runs.vsix');
+    const r = await tools.run(path.join(repo, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix], { cwd: repo });
+    if (r.status !== 0) throw new Error(`vsce package failed:\n${r.output.slice(-2000)}`);
+    const userDataDir = path.join(temp, 'user-data');
+    const extensionsDir = path.join(temp, 'extensions');
+    tools.seedSettings(userDataDir);
+    const inst = tools.installExtension(t, vsix, userDataDir, extensionsDir);
+    if (!inst.ok) throw new Error(`installing the .vsix failed:\n${inst.output}`);
+    server = await tools.startCodeServer({ tools: t, userDataDir, extensionsDir, folder: workspace });
+    browser = await tools.launchBrowser(t);
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(server.url(workspace), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await bench({ repo, page, workspace, userDataDir, vsixBytes: fs.statSync(vsix).size });
+  } catch (e) {
+    const page = browser?.contexts()[0]?.pages()[0];
+    if (page) {
+      fs.mkdirSync(path.join(repo, 'screenshots'), { recursive: true });
+      await page.screenshot({ path: path.join(repo, 'screenshots', `bench-${name}-failure.png`) }).catch(() => undefined);
+    }
+    throw e;
+  } finally {
+    if (browser) await Promise.race([browser.close().catch(() => undefined), tools.sleep(5000)]);
+    if (server) await server.stop();
+    tools.rmrf(temp);
+  }
+}
