@@ -79,17 +79,16 @@ export const scenario: Scenario = {
     if (xss !== 0) throw new Error('judge text became markup');
     await frame.locator('#selection').scrollIntoViewIfNeeded();
     await ctx.shot('4-reward-details');
-    // Enter opens the selected task's trajectory in the trajectory viewer; closing it brings the dashboard back as it was.
+    // Enter opens the selected task's trajectory in the trajectory viewer (with its task, outcome and reward).
     await page.keyboard.press('Enter');
     const trajectoryTab = page.locator('.tabs-container .tab', { hasText: 'trajectory.json' });
     await trajectoryTab.waitFor({ state: 'visible', timeout: 20_000 });
     await ctx.webviewFrame('#app');
     await page.waitForTimeout(1000);
     await ctx.shot('4b-trajectory-from-dashboard');
-    await ctx.runCommand('View: Close Editor');
-    await trajectoryTab.waitFor({ state: 'detached', timeout: 10_000 });
-    await ctx.until(async () => (await frame.locator('input.tt-text').inputValue().catch(() => '')) === 'grade-essay', 'the dashboard comes back with its filter');
-    await frame.locator('input.tt-text').fill('');
+    await closeEditors(ctx);
+    await openOverviewFromPalette(ctx, job.label.split(' · ')[0]);
+    await ctx.webviewFrame('#dash-summary');
 
     // 5. Dark theme.
     await frame.locator('#dash-summary').scrollIntoViewIfNeeded();
