@@ -54,6 +54,8 @@ const node = {
 const configs = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'out' },
   { ...node, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'out', banner: { js: '#!/usr/bin/env node' } },
+  // The trajectory editor's worker thread (reads and indexes a trajectory off the extension host's thread).
+  { ...node, entryPoints: { trajectoryWorker: 'src/core/trajectory/worker.ts' }, outdir: 'out' },
 ];
 
 // Webview bundles: each top-level webview/<name>.ts, and each webview/<panel>/main.ts (bundled as out/webview/<panel>.js).

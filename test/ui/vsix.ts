@@ -6,6 +6,7 @@ export const ALLOWED_IN_VSIX: RegExp[] = [
   /^changelog\.md$/i,
   /^license(\.txt|\.md)?$/i,
   /^out\/extension\.js$/,
+  /^out\/trajectoryWorker\.js$/,
   /^out\/webview\/.+\.(js|css|ttf|woff2?|svg|png)$/,
   /^media\/(icon\.png|[^/]+\.svg)$/, // not the README's screenshots (vsce points README images at the repository)
   /^schemas\/.+\.json$/,

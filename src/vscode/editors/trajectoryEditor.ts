@@ -1,13 +1,13 @@
-// The trajectory editor (host side): a CustomReadonlyEditorProvider for ATIF trajectory.json files. It builds the
-// view model (src/core/trajectory) once per document and answers the webview (webview/trajectory/main.ts) by index:
+// The trajectory editor (host side): a CustomReadonlyEditorProvider for ATIF trajectory.json files. Each document's
+// view model (src/core/trajectory) is built and kept in a worker thread (core/trajectory/worker.ts, so a 100 MB file
+// never blocks the extension host) and the editor answers the webview (webview/trajectory/main.ts) by index:
 // a step, a search, a step's raw JSON, a subagent — never a path the webview chose, so the page can only reach files
 // the trajectory names. Each editor is a PanelHost (page, CSP and message validation of src/vscode/panels/), listed
 // in ctx.panels under its view type and the file's path; local resources only from out/webview and the file's folder.
 import * as vscode from 'vscode';
-import { atPointer, loadTrajectory, outlineOf, pretty, TrajectorySearch, type TrajectoryView } from '../../core/trajectory';
-import { isObj } from '../../core/trajectory/json';
-import { stepMedia } from '../../core/trajectory/media';
-import { basename } from '../../core/paths';
+import { basename, dirname } from '../../core/paths';
+import { LocalTrajectory, RemoteTrajectory, type TrajectorySource } from '../../core/trajectory/remote';
+import { RAW_CAP, TrajectorySession } from '../../core/trajectory/session';
 import { JsonLocator } from '../../core/jsonLocator';
 import { formatDeepLink } from '../../views/deepLink';
 import { parseTrajectoryWebviewMessage, type TrajectoryHostMessage, type TrajectoryWebviewMessage } from '../../protocol/trajectory';
@@ -18,7 +18,6 @@ import { PanelHost, type PanelSpec } from '../panels/panelHost';
 export const TRAJECTORY_VIEW_TYPE = 'harborRuns.trajectory';
 /** The same editor as an "Open With…" option for any JSON file. */
 export const TRAJECTORY_ANY_VIEW_TYPE = 'harborRuns.trajectory.any';
-const RAW_CAP = 2_000_000;
 
 /** The attempt a trajectory was opened from (the Runs tree), shown in its header with links. */
 export interface AttemptContext {
@@ -35,8 +34,8 @@ function spec(viewType: string): PanelSpec<TrajectoryWebviewMessage> {
 }
 
 class TrajectoryDoc implements vscode.CustomDocument {
-  constructor(readonly uri: vscode.Uri, readonly view: TrajectoryView, readonly docs: Map<string, unknown>) {}
-  dispose(): void { this.docs.clear(); }
+  constructor(readonly uri: vscode.Uri, readonly source: TrajectorySource) {}
+  dispose(): void { this.source.dispose(); }
 }
 
 /** What the tree or a link passed for a file (by path): the attempt it belongs to, the step to show first. */
@@ -49,11 +48,20 @@ class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProvider<Tr
   constructor(private readonly ctx: HostContext, private readonly viewType: string, readonly pending: Pending) {}
 
   async openCustomDocument(uri: vscode.Uri): Promise<TrajectoryDoc> {
-    const docs = new Map<string, unknown>();
     const t0 = Date.now();
-    const view = await loadTrajectory(this.ctx.fs, uri.fsPath, {}, docs);
-    this.ctx.log.info(`trajectory: ${uri.fsPath} read in ${Date.now() - t0} ms (${view.steps.length} steps, ${view.problems.length} problems)`);
-    return new TrajectoryDoc(uri, view, docs);
+    const file = uri.fsPath;
+    const workerFile = vscode.Uri.joinPath(this.ctx.extensionUri, 'out', 'trajectoryWorker.js').fsPath;
+    let source: TrajectorySource;
+    try {
+      source = await RemoteTrajectory.open(workerFile, file, dirname(file));
+    } catch (e) {
+      // No worker (or it died): read on this thread rather than show nothing.
+      this.ctx.log.warn(`trajectory: worker failed for ${file} (${(e as Error).message}); reading it on the extension host`);
+      const t1 = Date.now();
+      source = new LocalTrajectory(await TrajectorySession.open(this.ctx.fs, file, dirname(file)), Date.now() - t1);
+    }
+    this.ctx.log.info(`trajectory: ${file} read in ${Date.now() - t0} ms (${source instanceof RemoteTrajectory ? 'worker' : 'host'}: ${source.loadMs.toFixed(0)} ms; ${source.steps} steps, ${source.problems} problems)`);
+    return new TrajectoryDoc(uri, source);
   }
 
   resolveCustomEditor(doc: TrajectoryDoc, panel: vscode.WebviewPanel): void {
@@ -106,33 +114,31 @@ function keyFor(ctx: HostContext, viewType: string, file: string): string {
 }
 
 class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebviewMessage> {
-  /** Nested subagent views (embedded ones open in place); the last is shown. */
-  private stack: { view: TrajectoryView; label: string }[];
-  private search: TrajectorySearch;
-  private readonly root: vscode.Uri;
+  /** Nested subagent views (embedded ones open in place) by their subagent path; the last is shown. */
+  private stack: { path: number[]; label: string }[];
 
   constructor(ctx: HostContext, private readonly pending: Pending, s: PanelSpec<TrajectoryWebviewMessage>,
     private readonly doc: TrajectoryDoc, panel: vscode.WebviewPanel) {
     const root = vscode.Uri.joinPath(doc.uri, '..');
     super(ctx, s, keyFor(ctx, s.viewType, doc.uri.fsPath), panel, [root]);
-    this.root = root;
-    this.stack = [{ view: doc.view, label: basename(doc.uri.fsPath) }];
-    this.search = new TrajectorySearch(doc.view);
+    this.stack = [{ path: [], label: basename(doc.uri.fsPath) }];
   }
 
-  private get view(): TrajectoryView { return this.stack[this.stack.length - 1].view; }
+  private get path(): number[] { return this.stack[this.stack.length - 1].path; }
 
   focus(step: number): void {
     if (!this.ready) { this.pending.focus.set(this.doc.uri.fsPath, step); return; }
-    if (this.stack.length > 1) { this.stack = this.stack.slice(0, 1); this.search = new TrajectorySearch(this.view); this.sendInit(step); return; }
-    void this.post({ type: 'focus', index: Math.min(step, Math.max(0, this.view.steps.length - 1)) });
+    if (this.stack.length > 1) { this.stack = this.stack.slice(0, 1); void this.sendInit(step); return; }
+    void this.post({ type: 'focus', index: Math.min(step, Math.max(0, this.doc.source.steps - 1)) });
   }
 
   /** Sends the header again (the attempt it was opened from changed). */
-  refresh(): void { if (this.ready) this.sendInit(null); }
+  refresh(): void { if (this.ready) void this.sendInit(null); }
 
-  private sendInit(focus: number | null): void {
-    const { header, rows } = outlineOf(this.view);
+  private async sendInit(focus: number | null): Promise<void> {
+    const outline = await this.doc.source.ask('outline', this.path);
+    if (!outline) return;
+    const { header, rows } = outline;
     const top = this.stack.length === 1;
     const ctx = top ? this.pending.attempts.get(this.doc.uri.fsPath) : undefined;
     const attempt = ctx ? {
@@ -146,40 +152,40 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
   }
 
   protected async onMessage(m: TrajectoryWebviewMessage): Promise<void> {
-    const view = this.view;
+    const src = this.doc.source;
+    const at = this.path;
     switch (m.type) {
       case 'ready': {
         this.ready = true;
         const key = this.doc.uri.fsPath;
         const focus = this.pending.focus.get(key) ?? null;
         this.pending.focus.delete(key);
-        this.sendInit(focus);
+        await this.sendInit(focus);
         break;
       }
       case 'getStep': {
-        const step = view.steps[m.index];
-        if (!step) return;
+        const a = await src.ask('step', at, m.index);
+        if (!a) return;
         const media: Record<string, string | null> = {};
-        for (const [k, p] of Object.entries(stepMedia(view, step, this.root.fsPath))) {
-          media[k] = p ? this.panel.webview.asWebviewUri(vscode.Uri.file(p)).toString() : null;
-        }
-        void this.post({ type: 'step', step, media, tokens: this.tokens(view, m.index) });
+        for (const [k, p] of Object.entries(a.media)) media[k] = p ? this.panel.webview.asWebviewUri(vscode.Uri.file(p)).toString() : null;
+        void this.post({ type: 'step', step: a.step, media, tokens: a.tokens });
         break;
       }
       case 'search': {
-        const t0 = performance.now();
-        const r = this.search.search(m.query);
-        void this.post({ type: 'searchResult', query: m.query, total: r.total, steps: r.steps.slice(0, 100_000), ms: performance.now() - t0 });
+        const r = await src.ask('search', at, m.query);
+        void this.post({ type: 'searchResult', query: m.query, total: r.total, steps: r.steps, ms: r.ms });
         break;
       }
       case 'getRaw': {
-        const text = m.index === null ? this.rawDocument(view) : pretty(this.rawStep(view, m.index));
+        const text = await src.ask('raw', at, m.index);
+        if (text === null) return;
         void this.post({ type: 'raw', index: m.index, text: text.slice(0, RAW_CAP), totalChars: text.length });
         break;
       }
       case 'copyStep': {
-        if (!view.steps[m.index]) return;
-        await vscode.env.clipboard.writeText(pretty(this.rawStep(view, m.index)));
+        const text = await src.ask('raw', at, m.index);
+        if (text === null) return;
+        await vscode.env.clipboard.writeText(text);
         void vscode.window.setStatusBarMessage(`Copied step #${m.index + 1} as JSON`, 3000);
         break;
       }
@@ -191,7 +197,7 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
       }
       case 'openSubagent': await this.openSubagent(m.index); break;
       case 'back':
-        if (this.stack.length > 1) { this.stack.pop(); this.search = new TrajectorySearch(this.view); this.sendInit(null); }
+        if (this.stack.length > 1) { this.stack.pop(); await this.sendInit(null); }
         break;
       case 'openLink': {
         const a = this.pending.attempts.get(this.doc.uri.fsPath);
@@ -209,32 +215,10 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
     }
   }
 
-  private rawStep(view: TrajectoryView, index: number): unknown {
-    const step = view.steps[index];
-    if (!step) return null;
-    const file = view.files[step.file]?.path ?? view.file;
-    return atPointer(this.doc.docs.get(file), step.pointer) ?? null;
-  }
-
-  private rawDocument(view: TrajectoryView): string {
-    const doc = this.doc.docs.get(view.file);
-    return doc === undefined ? `(${view.unreadable ?? 'not read'})` : pretty(view.pointer ? atPointer(doc, view.pointer) : doc);
-  }
-
-  private tokens(view: TrajectoryView, index: number): { ids: number[] | null; logprobs: number[] } | null {
-    if (!view.steps[index]?.logprobs) return null;
-    const raw = this.rawStep(view, index);
-    const m = isObj(raw) ? raw.metrics : undefined;
-    if (!isObj(m) || !Array.isArray(m.logprobs)) return null;
-    const logprobs = (m.logprobs as unknown[]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
-    const ids = Array.isArray(m.completion_token_ids) ? (m.completion_token_ids as unknown[]).map((x) => (typeof x === 'number' ? x : -1)) : null;
-    return { ids, logprobs };
-  }
-
   private async openSubagent(index: number): Promise<void> {
-    const sub = this.view.subagents[index];
+    const sub = await this.doc.source.ask('subagent', this.path, index);
     if (!sub) return;
-    if (!sub.view) {
+    if (!sub.hasView) {
       void vscode.window.showInformationMessage(`Subagent ${sub.ref}: ${sub.unresolved ?? 'not available'}`);
       return;
     }
@@ -242,13 +226,12 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
       await openTrajectory(this.ctx, vscode.Uri.file(sub.path));
       return;
     }
-    this.stack.push({ view: sub.view, label: sub.agent ?? sub.ref });
-    this.search = new TrajectorySearch(sub.view);
-    this.sendInit(null);
+    this.stack.push({ path: [...this.path, index], label: sub.agent ?? sub.ref });
+    await this.sendInit(null);
   }
 
   private async openProblem(index: number): Promise<void> {
-    const p = this.view.problems[index];
+    const p = await this.doc.source.ask('problem', this.path, index);
     if (!p) return;
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(p.file));
     const keys = p.pointer ? p.pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~')).map((k) => (/^\d+$/.test(k) ? Number(k) : k)) : [];
