@@ -127,6 +127,9 @@ export const scenario: Scenario = {
     await ctx.until(async () => (await f.locator('#back').count()) === 0, 'Back returns to the parent');
     await f.locator('.subagents .subagent-link[data-subagent="0"]').click();
     await page.locator('.tabs-container .tab[aria-label*="trajectory.summarization-1-summary.json"]').first().waitFor({ state: 'visible', timeout: 20_000 });
+    // Its page renders before anything else is done (a page still loading takes the focus from the palette).
+    f = await ctx.webviewFrame('.step-list .row.selected');
+    await ctx.until(async () => ((await f.locator('h1').textContent()) ?? '').includes('summarizer'), 'the file subagent renders in its own tab');
     await ctx.shot('6-subagent-file');
     await closeEditors(ctx);
 
