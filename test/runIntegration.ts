@@ -16,6 +16,16 @@ async function main(): Promise<number> {
   const examples = path.join(repo, 'examples');
   if (fs.existsSync(examples)) fs.cpSync(examples, workspace, { recursive: true });
   else fs.mkdirSync(workspace, { recursive: true });
+  // HARBOR_RUNS_UNTRUSTED=1 (opt-in, not part of npm test): the workspace opens untrusted and its own settings try to
+  // narrow discovery to nothing; only the untrusted-workspace suite runs (test/integration/untrustedWorkspace.test.ts).
+  const untrusted = process.env.HARBOR_RUNS_UNTRUSTED === '1';
+  if (untrusted) {
+    fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({
+      'harborRuns.include': ['nothing-here/**'], 'harborRuns.exclude': ['**'], 'harborRuns.maxFolders': 1,
+    }, null, 2));
+    process.env.HARBOR_RUNS_GREP = 'untrusted workspace';
+  }
   const shim = path.join(repo, '.ci', 'vscode', 'code-shim.js');
   fs.chmodSync(shim, 0o755); // a checkout without the exec bit must still work
   try {

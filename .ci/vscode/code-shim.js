@@ -60,7 +60,12 @@ async function main() {
   const shotDir = process.env.HARBOR_RUNS_SCREENSHOT_DIR || path.join(devPath, 'screenshots', 'integration');
   const hookDir = path.join(temp, 'hooks');
   fs.mkdirSync(hookDir, { recursive: true });
-  tools.seedSettings(userDataDir);
+  // HARBOR_RUNS_UNTRUSTED=1: the folder opens untrusted (Restricted Mode), without a prompt.
+  const untrusted = process.env.HARBOR_RUNS_UNTRUSTED === '1';
+  tools.seedSettings(userDataDir, untrusted ? {
+    'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never',
+    'security.workspace.trust.banner': 'never', 'security.workspace.trust.emptyWindow': false,
+  } : undefined);
 
   let server;
   let browser;
@@ -85,7 +90,7 @@ async function main() {
 
   const started = Date.now();
   server = await tools.startCodeServer({
-    tools: t, userDataDir, extensionsDir, folder, smokeTestDriver: true,
+    tools: t, userDataDir, extensionsDir, folder, smokeTestDriver: true, untrusted,
     logFile: path.join(temp, 'code-server.log'),
     env: { HARBOR_RUNS_HOOK_DIR: hookDir, HARBOR_RUNS_SCREENSHOT_DIR: shotDir, HARBOR_RUNS_UNDER_TEST: '1' },
   });

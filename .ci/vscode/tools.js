@@ -151,7 +151,9 @@ async function startCodeServer(opts) {
     '--config', configFile,
     '--bind-addr', `127.0.0.1:${port}`,
     '--auth', 'none',
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
+    // opts.untrusted: workspace trust on, so the folder opens in Restricted Mode (the untrusted-workspace tests).
+    ...(opts.untrusted ? [] : ['--disable-workspace-trust']),
     '--user-data-dir', opts.userDataDir,
     '--extensions-dir', opts.extensionsDir,
   ];
