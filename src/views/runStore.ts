@@ -67,6 +67,15 @@ function prefixesOf(run: Run): string[] {
   return out;
 }
 
+/** A run discovered by the first load and not read yet. */
+export interface PendingRun {
+  folder: string;
+  candidate: RunCandidate;
+}
+
+/** While the first load reads runs, the tree is told at most this often (ms) that more runs are in. */
+const PROGRESS_FIRE_MS = 250;
+
 /** Names that can make a new run appear (a new summary, rollouts file, job or viewer data). */
 const RUN_MAKERS = /(\.jsonl|_run_summary\.json|\/result\.json|\/config\.json|\/summary\.json|\/project\.json|\/run\.json)$/;
 
@@ -76,6 +85,11 @@ export class RunStore extends Disposable {
   private readonly reports = new Map<string, DiscoveryReport>();
   private loading: Promise<void> | undefined;
   private loadedOnce = false;
+  /** Resolves once the first load has discovered every folder (its runs may still be being read). */
+  private discovered: Promise<void> | undefined;
+  private markDiscovered: (() => void) | undefined;
+  /** Runs the first load has discovered and not read yet, in reading order. */
+  private pending: PendingRun[] = [];
   private queue: Promise<void> = Promise.resolve();
   private pendingPaths = new Set<string>();
   /** Summaries put by putWrittenRun, with the size written: their own watcher event is not a change to re-read. */
@@ -108,8 +122,25 @@ export class RunStore extends Disposable {
 
   /** Discovers and reads every run once; later calls wait for that first load. */
   ensureLoaded(): Promise<void> {
-    if (!this.loading) this.loading = this.enqueue(() => this.loadAll());
+    if (!this.loading) {
+      this.discovered = new Promise((resolve) => { this.markDiscovered = resolve; });
+      this.loading = this.enqueue(() => this.loadAll());
+    }
     return this.loading;
+  }
+
+  /**
+   * Resolves once the first load knows every run (discovered, not necessarily read): the tree shows the runs read so
+   * far and one "Reading…" row per run still being read, and fills in as each run is read.
+   */
+  whenDiscovered(): Promise<void> {
+    void this.ensureLoaded().catch(() => undefined);
+    return this.discovered ?? Promise.resolve();
+  }
+
+  /** Runs the first load has discovered but not read yet (empty once loaded). */
+  pendingRuns(): readonly PendingRun[] {
+    return this.pending;
   }
 
   /** Forgets everything and reads every folder again. */
@@ -214,19 +245,38 @@ export class RunStore extends Disposable {
   private async loadAll(): Promise<void> {
     const started = Date.now();
     const fresh = new Map<string, Entry>();
-    for (const folder of this.opts.folders()) {
-      const candidates = await this.discover(folder);
-      for (const c of candidates) {
-        if (this.isDisposed) return;
-        const e = await this.read(c, folder.path);
-        if (e) fresh.set(e.run.id, e);
+    // The first load shows each run as soon as it is read (a 10,000-trial job does not hold the others back); a
+    // reload swaps the whole set at the end, so the tree never shows a half-read set in place of a whole one.
+    const first = !this.loadedOnce;
+    try {
+      const found: PendingRun[] = [];
+      for (const folder of this.opts.folders()) {
+        for (const candidate of await this.discover(folder)) found.push({ folder: folder.path, candidate });
       }
+      if (first) {
+        this.pending = [...found];
+        this.markDiscovered?.();
+        this.fire({});
+      }
+      let firedAt = Date.now();
+      for (const { folder, candidate } of found) {
+        if (this.isDisposed) return;
+        const e = await this.read(candidate, folder);
+        if (e) fresh.set(e.run.id, e);
+        if (!first) continue;
+        this.pending = this.pending.filter((p) => p.candidate !== candidate);
+        if (e) this.entries.set(e.run.id, e);
+        if (Date.now() - firedAt >= PROGRESS_FIRE_MS) { firedAt = Date.now(); this.fire({}); }
+      }
+      this.entries.clear();
+      for (const [k, v] of fresh) this.entries.set(k, v);
+      this.loadedOnce = true;
+      this.log('info', `loaded ${fresh.size} run(s) in ${Date.now() - started} ms`);
+    } finally {
+      this.pending = [];
+      this.markDiscovered?.();
+      this.fire({});
     }
-    this.entries.clear();
-    for (const [k, v] of fresh) this.entries.set(k, v);
-    this.loadedOnce = true;
-    this.log('info', `loaded ${fresh.size} run(s) in ${Date.now() - started} ms`);
-    this.fire({});
   }
 
   /** Re-reads one run from its candidate; drops it when its anchor is gone. */

@@ -163,7 +163,9 @@ export class HostContext extends Disposable implements HarborRunsApi {
     void vscode.commands.executeCommand('setContext', 'harborRuns.filterActive', isFilterActive(s));
   }
 
-  getChildren(node?: TreeNode): Promise<TreeNode[]> {
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    // Tests ask for the whole first level: the runs once read, not the "Reading…" rows of the first load.
+    if (!node) await this.store.ensureLoaded();
     return this.treeProvider.getChildren(node);
   }
 

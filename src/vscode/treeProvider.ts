@@ -31,6 +31,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly runNodes = new Map<string, RunNode>();
   private stateValue: ViewState = defaultViewState();
+  private progressShown = false;
   private readonly stateEmitter = this.register(new Emitter<ViewState>());
   readonly onDidChangeState = this.stateEmitter.event;
 
@@ -85,12 +86,18 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (!node) {
       const asked = performance.now();
-      await this.store.ensureLoaded();
+      if (!this.store.isLoaded && !this.progressShown) {
+        // The first load: a progress bar on the view while runs are read; each run's row comes in as it is read.
+        this.progressShown = true;
+        void vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () => this.store.ensureLoaded().catch(() => undefined));
+      }
+      await this.store.whenDiscovered();
       const byFolder = this.store.byFolder();
       const live = new Set(this.store.runs().map((r) => r.id));
       for (const id of [...this.runNodes.keys()]) if (!live.has(id)) this.runNodes.delete(id);
-      void vscode.commands.executeCommand('setContext', 'harborRuns.noRuns', live.size === 0);
-      const children = rootChildren(byFolder, this.stateValue, (r, p) => this.runNode(r, p), this.store.discoveryNotes());
+      const pending = this.store.pendingRuns().map((p) => ({ folder: p.folder, anchor: p.candidate.anchor }));
+      void vscode.commands.executeCommand('setContext', 'harborRuns.noRuns', live.size === 0 && pending.length === 0);
+      const children = rootChildren(byFolder, this.stateValue, (r, p) => this.runNode(r, p), this.store.discoveryNotes(), pending);
       startupMark('tree first level', ` (${live.size} runs; asked → answered ${(performance.now() - asked).toFixed(1)} ms)`);
       return children;
     }

@@ -2,6 +2,7 @@
 // Ids are stable across refreshes (built from Run / Task / Attempt ids and paths) so expansion survives a reload.
 import type { Attempt, Evidence, NamedReason, Problem, Run, RunFile, Task } from '../../core/model';
 import type { EntryType } from '../../core/fs/port';
+import { relativeInside } from '../../core/paths';
 import { type ViewState, attemptVisible, isFilterActive, runVisible, visibleTasks } from './viewState';
 
 interface Base { id: string; parent?: TreeNode }
@@ -160,13 +161,18 @@ export function rootChildren(
   state: ViewState,
   runNodeFor: (run: Run, parent?: TreeNode) => RunNode,
   notes: { folder: string; name: string; notes: string[] }[] = [],
+  pending: { folder: string; anchor: string }[] = [],
 ): TreeNode[] {
   // What discovery did not look at (links not followed, the folder cap), after the runs: said, never silent.
   const said: TreeNode[] = notes.flatMap((f) => f.notes.map((text, i): MessageNode => ({
     kind: 'message', id: `note:${f.folder}:${i}`, text: byFolder.length > 1 ? `${f.name}: ${text}` : text, icon: 'info',
   })));
+  // Runs found and still being read (the first load): one row each, gone as each run comes in.
+  const reading: TreeNode[] = pending.map((p): MessageNode => ({
+    kind: 'message', id: `reading:${p.anchor}`, text: `Reading ${relativeInside(p.folder, p.anchor)}…`, icon: 'loading~spin',
+  }));
   const withRuns = byFolder.filter((f) => f.runs.length > 0);
-  if (withRuns.length > 1) return [...withRuns.map((f): FolderNode => ({ kind: 'folder', id: `folder:${f.folder}`, folder: f.folder, name: f.name })), ...said];
+  if (withRuns.length > 1) return [...withRuns.map((f): FolderNode => ({ kind: 'folder', id: `folder:${f.folder}`, folder: f.folder, name: f.name })), ...reading, ...said];
   const runs = withRuns.length === 1 ? withRuns[0].runs : [];
-  return [...runs.filter((r) => runVisible(r, state)).map((r) => runNodeFor(r)), ...said];
+  return [...runs.filter((r) => runVisible(r, state)).map((r) => runNodeFor(r)), ...reading, ...said];
 }

@@ -31,7 +31,8 @@ test('loads lazily, once; a deleted verifier folder becomes missing evidence aft
     assert.deepEqual(store.runs(), []);
     await Promise.all([store.ensureLoaded(), store.ensureLoaded()]);
     assert.equal(store.isLoaded, true);
-    assert.equal(changes.length, 1);
+    // The first load says when its runs are known, as they come in, and when all are read.
+    assert.ok(changes.length >= 2, `changes: ${changes.length}`);
     const run = store.runs().find((r) => r.kind === 'nemo-gym');
     assert.ok(run, 'the NeMo run was found');
     const attempt = run.tasks.flatMap((t) => t.attempts).find((a) => a.dir && fs.existsSync(a.dir) && a.missing.length === 0);
@@ -123,5 +124,50 @@ test('Write Run Summary: the written run replaces the virtual one without a seco
     assert.equal(await store.putWrittenRun(run, '/elsewhere/x_run_summary.json', '/elsewhere/x.jsonl', 1), undefined);
   } finally {
     done();
+  }
+});
+
+test('first load: every run is known once discovered; each run is shown as soon as it is read, the slow one as pending', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-store-')).split(path.sep).join('/');
+  try {
+    await generateNemoRun(path.join(root, 'fast'), nemoEveryCase());
+    await generateNemoRun(path.join(root, 'slow'), { ...nemoEveryCase(), stem: 'other' });
+    const slowDir = `${root}/slow`;
+    let open!: () => void;
+    const gate = new Promise<void>((r) => { open = r; });
+    const base = new NodeFs();
+    // Reads of the slow run wait for the gate (not discovery's: its listings, stats and the quality summary it asks).
+    const slowFs = new Proxy(base, {
+      get(target, key, recv) {
+        const v = Reflect.get(target, key, recv);
+        if (typeof v !== 'function' || key === 'listDir' || key === 'readDir' || key === 'realpath') return v;
+        return async (...args: unknown[]) => {
+          const a = JSON.stringify(args);
+          if (a.includes(`${slowDir}/`) && key !== 'stat' && !a.includes('quality_summary.json')) await gate;
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const store = new RunStore({ fs: slowFs, folders: () => [{ path: root, name: 'ws' }], filters: () => ({ include: [], exclude: [] }), debounceMs: 20 });
+    try {
+      await store.whenDiscovered();
+      assert.equal(store.isLoaded, false);
+      const pendingAnchors = () => store.pendingRuns().map((p) => p.candidate.anchor);
+      assert.ok(pendingAnchors().some((a) => a.startsWith(`${slowDir}/`)), `the slow run is pending: ${pendingAnchors().join(', ')}`);
+      // The fast run is read and shown while the slow one waits.
+      for (let i = 0; i < 200 && !store.runs().some((r) => r.root.startsWith(`${root}/fast`)); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(store.runs().some((r) => r.root.startsWith(`${root}/fast`)), 'the fast run is in before the slow one is read');
+      assert.ok(!store.runs().some((r) => r.root.startsWith(slowDir)), 'the slow run is not in yet');
+      open();
+      await store.ensureLoaded();
+      assert.equal(store.isLoaded, true);
+      assert.deepEqual(store.pendingRuns(), []);
+      assert.ok(store.runs().some((r) => r.root.startsWith(slowDir)), 'the slow run is in once read');
+    } finally {
+      open();
+      store.dispose();
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });

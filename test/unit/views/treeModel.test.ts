@@ -161,3 +161,9 @@ test('a reader problem points where its Problems entry starts: the value, not th
   assert.deepEqual({ line: p.line, column: p.column }, { line: 3, column: 19 }, 'the value "r.jsonl", after the key and its spaces');
   assert.deepEqual(problemAt(doc, ['tasks', 0, 'nope'], 'error', 'c', 'm').line, 6, 'a missing key lands on its parent object');
 });
+
+test('first load: a run still being read is a "Reading…" row after the runs read so far', () => {
+  const nodes = rootChildren([{ folder: '/ws', name: 'ws', runs: [] }], defaultViewState(), (r) => makeRunNode(r), [],
+    [{ folder: '/ws', anchor: '/ws/jobs/big-job' }]);
+  assert.deepEqual(nodes.map((n) => [n.kind, n.kind === 'message' ? n.text : '', n.kind === 'message' ? n.icon : '']), [['message', 'Reading jobs/big-job…', 'loading~spin']]);
+});
