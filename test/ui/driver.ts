@@ -13,7 +13,7 @@ export interface UiContext {
   repo: string;
   /** Saves screenshots/ui/<scenario>-<step>.png and returns its path. */
   shot(step: string): Promise<string>;
-  /** Clicks the "Harbor" activity-bar icon (unless its view is already shown) and waits for the "Runs" view. */
+  /** Clicks the "Harbor" activity-bar icon (unless its view is already shown), waits for the "Runs" view and its runs. */
   openHarborView(): Promise<void>;
   /** The first side-bar tree row whose text matches (string: case-insensitive substring; or a RegExp). */
   treeRow(label: string | RegExp): Locator;
@@ -65,7 +65,19 @@ export function createContext(page: Page, scenario: string, workspace: string, r
       await page.screenshot({ path: file });
       return file;
     },
-    async openHarborView() { await wb.openView(page, HARBOR_CONTAINER, RUNS_VIEW); },
+    async openHarborView() {
+      await wb.openView(page, HARBOR_CONTAINER, RUNS_VIEW);
+      // The first load lists runs as they are read ("Reading …" rows until then, rows moving as runs come in): a
+      // scenario acts on the tree once every run is in.
+      let last = '';
+      await until(async () => {
+        const texts = await wb.treeRowTexts(page);
+        const now = texts.join('\n');
+        const settled = texts.length > 0 && !texts.some((t) => /^Reading /.test(t)) && now === last;
+        last = now;
+        return settled;
+      }, 'every run of the workspace is read (rows listed, none "Reading …", unchanged over two looks)', 60_000);
+    },
     treeRow: (label) => wb.treeRow(page, label),
     treeRowTexts: () => wb.treeRowTexts(page),
     treeItem: (label) => wb.treeItem(page, label),
