@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import * as tools from '../../.ci/vscode/tools';
 import { waitForWorkbench } from '../../.ci/vscode/workbench';
-import { createContext, loadScenarios } from './driver';
+import { closeEditors, collapseTree, createContext, loadScenarios } from './driver';
 import { ALLOWED_IN_VSIX, vsixFiles } from './vsix';
 
 interface Result { name: string; ok: boolean; ms: number; error?: string }
@@ -112,6 +112,10 @@ async function main(): Promise<void> {
         await ctx.shot('failure').then((f) => console.log(`      screenshot: ${path.relative(repo, f)}`), () => undefined);
         await page.keyboard.press('Escape').catch(() => undefined);
       }
+      // Each scenario starts where the others expect to: no editor open, the Runs tree collapsed (rows below an
+      // expanded run are not rendered, so a scenario could not find them).
+      await closeEditors(ctx).catch(() => undefined);
+      await collapseTree(ctx);
     }
     if (results.some((r) => !r.ok) && server) console.log(`  code-server log (tail):\n${tools.tail(server.logFile, 15)}`);
   }
