@@ -80,12 +80,16 @@ export class HostContext extends Disposable implements HarborRunsApi {
     return ctx;
   }
 
+  /** harborRuns.maxFileSizeMB as it is now (the file system port asks it at each read). */
+  private maxFileSizeMB: number;
+
   private constructor(context: vscode.ExtensionContext) {
     super();
     this.extensionUri = context.extensionUri;
     this.workspaceState = context.workspaceState;
     this.log = this.register(createLog());
-    this.fs = new VscodeFs();
+    this.maxFileSizeMB = readSettings().maxFileSizeMB;
+    this.fs = new VscodeFs(() => this.maxFileSizeMB);
     this.store = this.register(new RunStore({
       fs: this.fs,
       folders: workspaceFolders,
@@ -151,7 +155,8 @@ export class HostContext extends Disposable implements HarborRunsApi {
       if (this.watching) this.watchers.update();
     }));
     this.register(onSettingsChanged((key) => {
-      if ((key === 'include' || key === 'exclude' || key === 'maxFolders') && this.store.isLoaded) void this.store.reload();
+      if (key === 'maxFileSizeMB') this.maxFileSizeMB = readSettings().maxFileSizeMB;
+      if ((key === 'include' || key === 'exclude' || key === 'maxFolders' || key === 'maxFileSizeMB') && this.store.isLoaded) void this.store.reload();
       if (key === 'autoRefresh' && this.watching) this.watchers.update();
     }));
     this.updateFilterUi();

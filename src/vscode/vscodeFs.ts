@@ -16,6 +16,9 @@ function typeOf(t: vscode.FileType): EntryType {
 export class VscodeFs implements FsPort {
   private readonly node = new NodeFs();
 
+  /** `limitMB`: the read limit as the harborRuns.maxFileSizeMB setting says now (asked at each read). */
+  constructor(private readonly limitMB: () => number | undefined = () => undefined) {}
+
   async stat(p: string): Promise<FileStat | undefined> {
     try {
       const s = await vscode.workspace.fs.stat(vscode.Uri.file(p));
@@ -30,10 +33,13 @@ export class VscodeFs implements FsPort {
    * read (a FIFO or /dev/zero a run names would hang or exhaust the extension host through workspace.fs.readFile),
    * at most the read limit. The files are the workspace's, local to the extension (extensionKind workspace).
    */
-  readonly maxFileBytes = this.node.maxFileBytes;
+  get maxFileBytes(): number {
+    const mb = this.limitMB();
+    return mb !== undefined && Number.isFinite(mb) && mb > 0 ? Math.floor(mb * 1024 * 1024) : this.node.maxFileBytes;
+  }
 
   readFile(p: string, opts?: { maxBytes?: number }): Promise<Uint8Array> {
-    return this.node.readFile(p, opts);
+    return this.node.readFile(p, { ...opts, maxBytes: opts?.maxBytes ?? this.maxFileBytes });
   }
 
   async readDir(p: string): Promise<[string, EntryType][]> {

@@ -134,6 +134,26 @@ suite('untrusted runs', () => {
     await screenshot('untrusted-overview-refused');
   });
 
+  test('harborRuns.maxFileSizeMB is the read limit: a summary over it is a Problem naming the setting, the run is still listed; raised, it reads', async () => {
+    const original = fs.readFileSync(summary);
+    const config = vscode.workspace.getConfiguration('harborRuns');
+    try {
+      const doc = JSON.parse(original.toString('utf8')) as Record<string, unknown>;
+      fs.writeFileSync(summary, JSON.stringify({ ...doc, padding: 'x'.repeat(1_500_000) }));
+      await config.update('maxFileSizeMB', 1, vscode.ConfigurationTarget.Workspace);
+      const over = () => a.store.runs().find((r) => r.summaryPath === summary)?.problems.find((p) => /over the 1 MB read limit \(harborRuns\.maxFileSizeMB\)/.test(p.message));
+      await until(async () => { await a.whenIdle(); return over(); }, { timeout: 30_000, message: 'the summary over 1 MB is a Problem' });
+      assert.equal(over()!.file, summary);
+      await config.update('maxFileSizeMB', undefined, vscode.ConfigurationTarget.Workspace);
+      await until(async () => { await a.whenIdle(); const r = a.store.runs().find((x) => x.summaryPath === summary); return r && !over() && r.tasks.length > 0; },
+        { timeout: 30_000, message: 'with the default limit the summary is read again, tasks and all' });
+    } finally {
+      await config.update('maxFileSizeMB', undefined, vscode.ConfigurationTarget.Workspace);
+      fs.writeFileSync(summary, original);
+      await a.refresh();
+    }
+  });
+
   async function findAttempt(run: TreeNode, trialName: string): Promise<TreeNode> {
     for (const t of await a.getChildren(run)) {
       if (t.kind !== 'task') continue;

@@ -60,14 +60,14 @@ test('the when-clause evaluator: precedence, negation, parentheses, equality and
   assert.equal(evaluateWhen('missing', ctx), false);
 });
 
-test('an untrusted workspace cannot set where runs are looked for: include, exclude and maxFolders are restricted settings', () => {
+test('an untrusted workspace cannot set where runs are looked for: include, exclude, maxFolders and the read limit are restricted settings', () => {
   const m = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as {
     capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations?: string[] } };
     contributes: { configuration: { properties: Record<string, unknown> } };
   };
   const restricted = m.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [];
   assert.equal(m.capabilities.untrustedWorkspaces.supported, 'limited');
-  for (const key of ['harborRuns.include', 'harborRuns.exclude', 'harborRuns.maxFolders']) {
+  for (const key of ['harborRuns.include', 'harborRuns.exclude', 'harborRuns.maxFolders', 'harborRuns.maxFileSizeMB']) {
     assert.ok(restricted.includes(key), `${key} is restricted`);
     assert.ok(key in m.contributes.configuration.properties, `${key} is a contributed setting`);
   }
