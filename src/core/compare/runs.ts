@@ -2,7 +2,7 @@
 // task regressed, improved, stayed the same, could not be compared (a side measured nothing) or is missing from a
 // side; totals and pass@k per side with the difference from the first side (the baseline), over the tasks every side
 // has. A null reward is not measured (docs/formats.md#outcomes): it is never averaged in as a zero.
-import { OUTCOMES, isPass, type Attempt, type Outcome, type Run, type SourceKind, type Task } from '../model';
+import { OUTCOMES, isPass, type Attempt, type Outcome, type Run, type Task } from '../model';
 import { passAtK, passAtKValues, taskPassAtK } from '../passAtK';
 import { sidesOf, type CompareSide, type SideOptions } from './sides';
 
@@ -65,16 +65,8 @@ export interface Aggregate {
   allInfra: number;
 }
 
-export interface SideSummary {
-  id: string;
-  label: string;
-  kind: SourceKind;
-  runIds: string[];
-  mergedFrom: string[];
-  cell: string | null;
-  agent: string | null;
-  model: string | null;
-  dataset: string | null;
+/** A side as the comparison reports it: what the side is (its identity, from CompareSide) and its figures. */
+export interface SideSummary extends Pick<CompareSide, 'id' | 'label' | 'kind' | 'runIds' | 'mergedFrom' | 'cell' | 'agent' | 'model' | 'dataset'> {
   /** Over all of this side's tasks. */
   all: Aggregate;
   /** Over the tasks every side has (what the differences are computed on). */
