@@ -7,6 +7,7 @@ import '../lib/zodJitless';
 import { type AlignedRowTuple, type AttemptSide, type CompareAttemptsModel, type WebviewMessage, parseHostMessage } from '../../src/protocol/compareAttempts';
 import { formatReward } from '../../src/core/format';
 import { VirtualList, codicon, el } from '../lib/virtualList';
+import { listenToHost } from '../lib/hostChannel';
 
 interface VsCodeApi { postMessage(m: unknown): void }
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -114,18 +115,7 @@ function render(m: CompareAttemptsModel): void {
   else post({ type: 'rendered', rows: m.rows.length, selected: null, domRows: list.renderedRows() });
 }
 
-function reportError(message: string): void {
-  post({ type: 'error', message: message.slice(0, 4000) });
-}
-
-window.addEventListener('error', (e) => reportError(`${e.message} (${e.filename}:${e.lineno})`));
-document.addEventListener('securitypolicyviolation', (e) => {
-  post({ type: 'cspViolation', directive: String(e.violatedDirective).slice(0, 200), blocked: String(e.blockedURI).slice(0, 500) });
-});
-window.addEventListener('message', (event: MessageEvent) => {
-  const parsed = parseHostMessage(event.data);
-  if (!parsed.ok) { reportError(`dropped an invalid message from the host (${parsed.error})`); return; }
-  const msg = parsed.message;
+listenToHost(post, parseHostMessage, (msg) => {
   if (msg.type === 'init') render(msg.model);
   else document.getElementById('app')!.replaceChildren(el('p', 'empty', msg.message));
 });

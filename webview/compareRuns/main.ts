@@ -8,6 +8,7 @@ import { type CompareRunsModel, type CompareTaskRow, type WebviewMessage, parseH
 import { RUN_KIND_LABELS } from '../../src/core/format';
 import { TASK_CHANGES, type TaskChange } from '../../src/core/compare/runs';
 import { VirtualList, codicon, el } from '../lib/virtualList';
+import { listenToHost } from '../lib/hostChannel';
 
 interface VsCodeApi { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void }
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -160,19 +161,7 @@ function render(m: CompareRunsModel): void {
   refresh();
 }
 
-function reportError(message: string): void {
-  post({ type: 'error', message: message.slice(0, 4000) });
-}
-
-window.addEventListener('error', (e) => reportError(`${e.message} (${e.filename}:${e.lineno})`));
-document.addEventListener('securitypolicyviolation', (e) => {
-  post({ type: 'cspViolation', directive: String(e.violatedDirective).slice(0, 200), blocked: String(e.blockedURI).slice(0, 500) });
-});
-window.addEventListener('message', (event: MessageEvent) => {
-  // Every message is untrusted input: acted on only when it parses as a HostMessage.
-  const parsed = parseHostMessage(event.data);
-  if (!parsed.ok) { reportError(`dropped an invalid message from the host (${parsed.error})`); return; }
-  const msg = parsed.message;
+listenToHost(post, parseHostMessage, (msg) => {
   if (msg.type === 'init') { model = msg.model; render(model); }
   else {
     const app = document.getElementById('app')!;

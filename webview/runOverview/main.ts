@@ -15,6 +15,7 @@ import { RUN_KIND_LABELS, formatReward } from '../../src/core/format';
 import { type DashContext, type DashState, DashStateSchema, defaultDashState } from './context';
 import { DashboardView } from './dashboard';
 import { codicon, el } from './dom';
+import { listenToHost } from '../lib/hostChannel';
 
 interface VsCodeApi {
   postMessage(m: unknown): void;
@@ -319,23 +320,7 @@ document.addEventListener('click', (e) => {
   if (problem?.dataset.index) post({ type: 'openProblem', index: Number(problem.dataset.index) });
 });
 
-function reportError(message: string): void {
-  console.warn(`run overview: ${message}`);
-  post({ type: 'error', message: message.slice(0, 4000) });
-}
-
-window.addEventListener('error', (e) => reportError(`${e.message} (${e.filename}:${e.lineno})`));
-
-document.addEventListener('securitypolicyviolation', (e) => {
-  post({ type: 'cspViolation', directive: String(e.violatedDirective).slice(0, 200), blocked: String(e.blockedURI).slice(0, 500) });
-});
-
-window.addEventListener('message', (event: MessageEvent) => {
-  // VS Code relays the host's messages through its own frames, so `event.source` is not a reliable sign of the
-  // sender here: every message is untrusted input and is acted on only when it parses as a HostMessage.
-  const parsed = parseHostMessage(event.data);
-  if (!parsed.ok) { reportError(`dropped an invalid message from the host (${parsed.error})`); return; }
-  const m = parsed.message;
+const reportError = listenToHost(post, parseHostMessage, (m) => {
   try {
     if (m.type === 'init') render(m.model);
     else if (m.type === 'gone') renderGone();

@@ -1,6 +1,6 @@
 // What the trajectory editor sends first (its "first screen"): the header and one small row per step, so a
 // 10,000-step trajectory opens without sending every message. A step's full content is sent when it is shown.
-import type { Disagreement, NotAtif, Problem, StepView, Totals, TrajectoryView } from './types';
+import type { StepView, Totals, TrajectoryView } from './types';
 
 /** Row flags (bits). */
 export const ROW = {
@@ -30,27 +30,13 @@ export interface SubagentRow {
   totals: Totals;
 }
 
-export interface OutlineHeader {
-  file: string;
-  pointer: string;
-  schemaVersion: string | null;
-  unreadable: string | null;
-  notAtif: NotAtif | null;
-  taskLevel: boolean;
-  agent: { name: string | null; version: string | null; model: string | null; toolDefinitions: number };
-  sessionId: string | null;
-  trajectoryId: string | null;
-  notes: string | null;
+/** The view's header as sent: its own fields as they are, metrics as text, files and subagents as rows. */
+export interface OutlineHeader extends Pick<TrajectoryView, 'file' | 'pointer' | 'schemaVersion' | 'unreadable' | 'notAtif'
+  | 'taskLevel' | 'agent' | 'sessionId' | 'trajectoryId' | 'notes' | 'totals' | 'totalsWithSubagents' | 'disagreements'
+  | 'toolCalls' | 'paired' | 'elapsedMs' | 'problems'> {
   finalMetrics: string | null;
-  totals: Totals;
-  totalsWithSubagents: Totals;
-  disagreements: Disagreement[];
   files: { path: string; firstStep: number; steps: number; foldedCopies: number }[];
   subagents: SubagentRow[];
-  toolCalls: number;
-  paired: number;
-  elapsedMs: number | null;
-  problems: Problem[];
   /** Problems beyond the ones listed (the list is capped). */
   moreProblems: number;
 }
