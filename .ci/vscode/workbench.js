@@ -142,12 +142,30 @@ async function openProblems(page) {
 
 /** Runs a command from the palette by (part of) its title. */
 async function runCommand(page, title) {
+  // The palette is typed into and checked, not trusted: with focus inside a webview (or while the workbench re-themes)
+  // the first keys or the Enter can be lost. The text is re-filled until the input holds it, and the Enter is repeated
+  // until the palette has taken it (closed, or moved on to the command's own quick pick, whose text differs). The
+  // command itself is never started twice: only an Enter the palette did not take is repeated.
+  const input = page.locator('.quick-input-widget input').first();
+  const want = `>${title}`;
   await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10000 });
-  await page.keyboard.press('Enter');
+  for (let i = 0; i < 3 && (await input.inputValue().catch(() => '')) !== want; i++) {
+    await input.fill(want);
+    await page.waitForTimeout(i * 100);
+  }
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ timeout: 10000 });
+  const taken = async () => !(await input.isVisible().catch(() => false)) || (await input.inputValue().catch(() => '')) !== want;
+  for (let i = 0; i < 3; i++) {
+    await input.press('Enter');
+    const deadline = Date.now() + 3000;
+    while (Date.now() < deadline) {
+      if (await taken()) return;
+      await page.waitForTimeout(100);
+    }
+  }
+  throw new Error(`the command palette did not run "${title}"`);
 }
 
 /**
