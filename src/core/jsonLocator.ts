@@ -2,7 +2,6 @@
 // Problem (readers/jsonFile.ts), the range of its Problems-panel entry and the place "go to problem" opens (the
 // extension). It points at the VALUE (a property's key is one token before it); a path that does not exist lands on
 // its deepest existing parent. Zero-based line / character pairs, as editors count.
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import type { Problem } from './model';
 
 export interface Span {
@@ -30,13 +29,121 @@ export function lineColumnFast(starts: number[], offset: number): { line: number
   return { line: lo + 1, column: offset - starts[lo] + 1 };
 }
 
-/** A parsed JSON text that answers span queries (parse once per file, query per problem). */
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const SLASH = 0x2f;
+
+/** A container's children: [start, end) of each value, by key (the first of a key given twice) or by index. */
+interface Container {
+  keys?: Map<string, [number, number]>;
+  items?: [number, number][];
+}
+
+/** The offset after whitespace (a byte order mark included) and comments from i. */
+function skipSpace(text: string, i: number): number {
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xfeff) continue;
+    if (c === SLASH) {
+      const d = text.charCodeAt(i + 1);
+      if (d === SLASH) { const nl = text.indexOf('\n', i + 2); i = nl < 0 ? text.length : nl; continue; }
+      if (d === 0x2a) { const close = text.indexOf('*/', i + 2); i = close < 0 ? text.length : close + 1; continue; }
+    }
+    break;
+  }
+  return i;
+}
+
+/** The offset after the string that opens at i (its closing quote included), or the text's end. */
+function skipString(text: string, i: number): number {
+  for (i++; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) i++;
+    else if (c === QUOTE) return i + 1;
+  }
+  return text.length;
+}
+
+/** The end of the value that starts at i (a container up to its closing bracket, or the text's end), -1 for none. */
+function valueEnd(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c === QUOTE) return skipString(text, i);
+  if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+    let depth = 0;
+    for (let k = i; k < text.length; k++) {
+      const d = text.charCodeAt(k);
+      if (d === QUOTE) k = skipString(text, k) - 1;
+      else if (d === OPEN_OBJECT || d === OPEN_ARRAY) depth++;
+      else if (d === CLOSE_OBJECT || d === CLOSE_ARRAY) {
+        if (--depth === 0) return k + 1;
+      } else if (d === SLASH) {
+        const after = skipSpace(text, k);
+        if (after > k) k = after - 1;
+      }
+    }
+    return text.length;
+  }
+  let k = i;
+  while (k < text.length && /[\w.+-]/.test(text[k])) k++;
+  return k > i && /^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?)$/.test(text.slice(i, k)) ? k : -1;
+}
+
+function keyOf(literal: string): string {
+  if (!literal.includes('\\')) return literal.slice(1, -1);
+  try { return JSON.parse(literal) as string; } catch { return literal.slice(1, -1); }
+}
+
+/** The children of the object or array that opens at `offset`, as far as the text reads as JSON. */
+function indexContainer(text: string, offset: number): Container {
+  const isObject = text.charCodeAt(offset) === OPEN_OBJECT;
+  const close = isObject ? CLOSE_OBJECT : CLOSE_ARRAY;
+  const keys = new Map<string, [number, number]>();
+  const items: [number, number][] = [];
+  let i = offset + 1;
+  for (;;) {
+    i = skipSpace(text, i);
+    const c = text.charCodeAt(i);
+    if (i >= text.length || c === close) break;
+    if (c === COMMA) { i++; continue; }
+    let key = '';
+    if (isObject) {
+      if (c !== QUOTE) break;
+      const keyEnd = skipString(text, i);
+      key = keyOf(text.slice(i, keyEnd));
+      i = skipSpace(text, keyEnd);
+      if (text.charCodeAt(i) !== COLON) break;
+      i = skipSpace(text, i + 1);
+    }
+    const end = valueEnd(text, i);
+    if (end < 0) break;
+    if (!isObject) items.push([i, end]);
+    else if (!keys.has(key)) keys.set(key, [i, end]);
+    i = end;
+  }
+  return isObject ? { keys } : { items };
+}
+
+/**
+ * A JSON text that answers span queries (one per file, queried per problem) without a syntax tree of the whole
+ * document: the containers along a queried path are indexed on first visit (their children's offsets, keys decoded),
+ * every other value is skipped by a character scan. A 40 MB run summary with a few hundred problems costs one scan
+ * and a few small indexes, where a full tree took seconds and hundreds of megabytes. Comments and trailing commas are
+ * tolerated, as editors do; a text that stops being JSON answers as far as it reads as JSON.
+ */
 export class JsonLocator {
-  private readonly root: Node | undefined;
   private starts: number[] | undefined;
+  private readonly containers = new Map<number, Container>();
+  /** Where the top value starts; -1 when the text does not start with one. */
+  private readonly root: number;
 
   constructor(private readonly text: string) {
-    this.root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+    const at = skipSpace(text, 0);
+    this.root = at < text.length && valueEnd(text, at) >= 0 ? at : -1;
   }
 
   /** Zero-based position of an offset. */
@@ -46,16 +153,31 @@ export class JsonLocator {
     return { line: line - 1, character: column - 1 };
   }
 
-  spanOf(jsonPath: readonly (string | number)[]): Span | undefined {
-    if (!this.root) return undefined;
-    for (let n = jsonPath.length; n >= 0; n--) {
-      const node = findNodeAtLocation(this.root, jsonPath.slice(0, n) as (string | number)[]);
-      if (!node) continue;
-      const s = this.position(node.offset);
-      const e = this.position(node.offset + node.length);
-      return { line: s.line, character: s.character, endLine: e.line, endCharacter: e.character };
+  private container(offset: number): Container | undefined {
+    const c = this.text.charCodeAt(offset);
+    if (c !== OPEN_OBJECT && c !== OPEN_ARRAY) return undefined;
+    let found = this.containers.get(offset);
+    if (!found) {
+      found = indexContainer(this.text, offset);
+      this.containers.set(offset, found);
     }
-    return undefined;
+    return found;
+  }
+
+  spanOf(jsonPath: readonly (string | number)[]): Span | undefined {
+    if (this.root < 0) return undefined;
+    let start = this.root;
+    let end = -1;
+    for (const seg of jsonPath) {
+      const c = this.container(start);
+      const child = typeof seg === 'number' ? c?.items?.[seg] : c?.keys?.get(seg);
+      if (!child) break;
+      [start, end] = child;
+    }
+    if (end < 0) end = valueEnd(this.text, start);
+    const s = this.position(start);
+    const e = this.position(end);
+    return { line: s.line, character: s.character, endLine: e.line, endCharacter: e.character };
   }
 }
 

@@ -1,0 +1,86 @@
+// The JSON locator (core/jsonLocator.ts) answers as a full syntax tree does (jsonc-parser's parseTree and
+// findNodeAtLocation, which it replaced because a 40 MB run summary's tree took seconds and hundreds of megabytes):
+// random documents printed in several layouts, every path in them and paths that are not there.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import { JsonLocator, lineStartsOf, lineColumnFast, type Span } from '../../../src/core/jsonLocator';
+
+fc.configureGlobal({ seed: Number(process.env.FUZZ_SEED ?? 20261130) });
+
+/** What the locator answered before: the whole tree, then the deepest existing node of the path. */
+let last: { text: string; root: ReturnType<typeof parseTree> } | undefined;
+function reference(text: string, jsonPath: (string | number)[]): Span | undefined {
+  if (last?.text !== text) last = { text, root: parseTree(text, [], { allowTrailingComma: true, disallowComments: false }) };
+  const root = last.root;
+  if (!root) return undefined;
+  const starts = lineStartsOf(text);
+  const pos = (o: number) => { const { line, column } = lineColumnFast(starts, o); return { line: line - 1, character: column - 1 }; };
+  for (let n = jsonPath.length; n >= 0; n--) {
+    const node = findNodeAtLocation(root, jsonPath.slice(0, n));
+    if (!node) continue;
+    const s = pos(node.offset);
+    const e = pos(node.offset + node.length);
+    return { line: s.line, character: s.character, endLine: e.line, endCharacter: e.character };
+  }
+  return undefined;
+}
+
+function pathsOf(v: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(at);
+  if (Array.isArray(v)) v.forEach((x, i) => pathsOf(x, [...at, i], out));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) pathsOf(x, [...at, k], out);
+  return out;
+}
+
+const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('a"b', 'back\\slash', 'é', '__proto__', 'tasks', '0'));
+const doc = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' },
+    fc.constantFrom(null, true, false, 0, -1.5, 1e21, 'text', 'with "quotes" and \\ and /* not a comment */', ''),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 4 })),
+})).value;
+
+test('the locator answers what the full syntax tree answered, for every path and for paths that are not there', () => {
+  fc.assert(fc.property(doc, fc.constantFrom(0, 2, '\t'), fc.array(fc.oneof(key, fc.nat(5)), { maxLength: 3 }), (value, indent, extra) => {
+    const text = JSON.stringify(value, null, indent);
+    const loc = new JsonLocator(text);
+    for (const p of [...pathsOf(value), ...pathsOf(value).map((p) => [...p, ...extra])]) {
+      assert.deepEqual(loc.spanOf(p), reference(text, p), `${JSON.stringify(p)} in ${text}`);
+    }
+  }), { numRuns: 300 });
+});
+
+test('comments, trailing commas, a byte order mark, escaped and repeated keys, text that stops being JSON', () => {
+  const texts = [
+    '\ufeff{"a": 1}',
+    '{\n  // a comment with "quotes" and {braces}\n  "a": [1, 2,], /* more */ "b": {"c": "}"},\n}',
+    '{"k\\u0065y": {"x": true}, "key": 2}',
+    '{"a": 1, "a": {"b": 2}}',
+    '{"tasks": [{"repeats": [{"reward": 1}, {"reward": ',
+    '[1, 2, [3, [4, {"deep": "x/y"}]]] trailing garbage',
+    'not json at all',
+    '',
+    '   ',
+    '"just a string"',
+    '-12.5e3',
+  ];
+  const paths: (string | number)[][] = [[], ['a'], ['a', 1], ['b', 'c'], ['key'], ['key', 'x'], ['a', 'b'], ['tasks', 0, 'repeats', 1, 'reward'],
+    ['tasks', 0, 'repeats', 0, 'reward'], [2, 1, 1, 'deep'], [0], [9], ['x']];
+  for (const text of texts) {
+    const loc = new JsonLocator(text);
+    for (const p of paths) assert.deepEqual(loc.spanOf(p), reference(text, p), `${JSON.stringify(p)} in ${JSON.stringify(text)}`);
+  }
+});
+
+test('a large document is answered without indexing what no path goes through', () => {
+  const tasks = Array.from({ length: 2000 }, (_, i) => ({ task_id: `t${i}`, repeats: Array.from({ length: 8 }, (_, r) => ({ repeat: r, reward: r % 2, verifier_logs: `verifier/t${i}/${r}` })) }));
+  const text = JSON.stringify({ files: {}, tasks }, null, 2);
+  const loc = new JsonLocator(text);
+  for (const [t, r] of [[0, 0], [1999, 7], [1000, 3]]) {
+    assert.deepEqual(loc.spanOf(['tasks', t, 'repeats', r, 'verifier_logs']), reference(text, ['tasks', t, 'repeats', r, 'verifier_logs']));
+  }
+  const indexed = (loc as unknown as { containers: Map<number, unknown> }).containers.size;
+  assert.ok(indexed <= 1 + 1 + 3 * 3, `indexed ${indexed} containers: the top object, tasks, and each path's task, repeats and repeat`);
+});
