@@ -52,6 +52,37 @@ function list(p) {
   }
   return out;
 }
+// Folders whose parent is gone (a results folder moved away: every row names a folder under the old root). Their
+// readdir would throw ENOENT one by one (~20 µs each, most of a moved run's probing); after the first, the parent is
+// stat-ed once and, while it stays gone, its children are answered without a system call. An answer is trusted for
+// GONE_MS only (the worker is shared and long-lived; folders may appear while a run writes). Only a parent that is
+// not there (or not a folder) is cached: then no name under it can be listed, on any file system.
+const GONE_MS = 1000;
+const goneParents = new Map();
+function parentOf(p) {
+  const k = p.lastIndexOf('/');
+  return k > 0 ? p.slice(0, k) : k === 0 ? '/' : '';
+}
+function parentGone(p) {
+  const at = goneParents.get(parentOf(p));
+  return at !== undefined && Date.now() - at < GONE_MS;
+}
+function noteMissing(p) {
+  const parent = parentOf(p);
+  if (!parent || goneParents.has(parent) && Date.now() - goneParents.get(parent) < GONE_MS) return;
+  let st;
+  try { st = fs.statSync(parent, { throwIfNoEntry: false }); } catch (e) { st = e && GONE.has(e.code) ? undefined : null; }
+  if (st === undefined || (st && !st.isDirectory())) {
+    if (goneParents.size > 4096) goneParents.clear();
+    goneParents.set(parent, Date.now());
+  } else goneParents.delete(parent);
+}
+function probeList(p) {
+  if (parentGone(p)) return undefined;
+  const l = list(p);
+  if (l === undefined) noteMissing(p);
+  return l;
+}
 // probe: per item, the first candidate that is a folder and which of the wanted names it holds, as one number:
 // -1 when no candidate is a folder, else (candidate index << 16) | (bit k set when names[k] is there with its type).
 function probe(candidates, names) {
@@ -60,7 +91,7 @@ function probe(candidates, names) {
     const c = candidates[i];
     let v = -1;
     for (let at = 0; at < c.length && v < 0; at++) {
-      const l = list(c[at]);
+      const l = probeList(c[at]);
       if (l === undefined) continue;
       let bits = 0;
       for (const [name, type] of l) for (let k = 0; k < names.length; k++) if (names[k][0] === name && names[k][1] === type) bits |= 1 << k;

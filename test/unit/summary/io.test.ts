@@ -136,6 +136,25 @@ test('NodeFs.probeDirs (worker thread): the first candidate that is a folder and
   try { assert.deepEqual([...await node.probeDirs(candidates, names)], want); } finally { lister.probe = probe; }
 });
 
+test('NodeFs.probeDirs: a gone parent answers for its folders without listing each, and for a second only', async () => {
+  const dir = posix(tmpDir('probe-gone'));
+  fs.mkdirSync(`${dir}/now/v/s0`, { recursive: true });
+  fs.writeFileSync(`${dir}/now/v/s0/test-stdout.txt`, 'ok');
+  fs.writeFileSync(`${dir}/file`, 'x');
+  const names = [['test-stdout.txt', 'file']] as const;
+  // A results folder moved away: every row's folder under the old root, found where the root is now.
+  const many = Array.from({ length: 600 }, (_, i) => [`${dir}/old/v/s${i}`, `${dir}/now/v/s${i}`]);
+  many.push([`${dir}/file/s0`, `${dir}/now/v/s0`], [`${dir}/old/v/s0`]);
+  const got = [...await new NodeFs().probeDirs(many, names)];
+  assert.deepEqual(got.slice(0, 2), [(1 << 16) | 1, -1]);
+  assert.ok(got.slice(2, 600).every((v) => v === -1));
+  assert.deepEqual(got.slice(600), [(1 << 16) | 1, -1]);
+  // The folder appears under the parent that was gone: seen once the answer is older than a second.
+  fs.mkdirSync(`${dir}/old/v/s0`, { recursive: true });
+  await new Promise((r) => setTimeout(r, 1100));
+  assert.deepEqual([...await new NodeFs().probeDirs([[`${dir}/old/v/s0`, `${dir}/now/v/s0`]], names)], [0]);
+});
+
 test('NodeFs.gather (worker thread) answers as the plain calls do: listings, texts, missing files, the byte cap', async () => {
   const { gatherWithCalls } = await import('../../../src/core/fs/gather');
   const dir = tmpDir('gather');

@@ -69,6 +69,29 @@ test('serializeSummary gives the same bytes as the JSON.stringify recipe, for an
   }), { numRuns: 400 });
 });
 
+// Documents shaped as the writer makes them (only layout keys: the serializer writes these directly), with
+// arbitrary values where the writer copies the rows' (metadata, digests) and odd ones where it does not.
+const anyScalar = fc.oneof(fc.string(), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+const writerRepeat = fc.record({
+  repeat: fc.integer({ min: 0, max: 9 }), outcome: fc.constantFrom('scored', 'masked', 'failed', 'missing'),
+  reward: fc.oneof(fc.double(), fc.integer(), fc.constant(null), fc.constant(-0)), mask_sample: fc.oneof(fc.boolean(), fc.constant(null)),
+  failure_kind: fc.oneof(fc.string(), fc.constant(null)), failure_class: fc.constantFrom(undefined, 'x'), failure_terminal: fc.constantFrom(undefined, true),
+  verifier_mode: anyScalar, verifier_logs: fc.oneof(fc.string(), fc.constant(null)), test_stdout: anyScalar, artifacts: value,
+  missing: fc.array(fc.oneof(fc.string(), value), { maxLength: 3 }),
+  input: fc.oneof(
+    fc.record({ digests: fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.string(), value), { maxKeys: 3 }),
+      metadata: fc.array(keyed(['reward', 'agent_timeout_sec', '__proto__', '1']), { maxLength: 3 }) }, { requiredKeys: [] }),
+    value),
+}, { requiredKeys: ['repeat', 'outcome'] });
+const writerTask = fc.record({ task_id: fc.oneof(fc.string(), fc.integer()), task_index: fc.oneof(fc.integer(), fc.constant(null)),
+  repeats: fc.array(writerRepeat, { maxLength: 4 }) }, { requiredKeys: ['task_id', 'repeats'] });
+
+test('serializeSummary gives the recipe\'s bytes for documents shaped as the writer makes them', () => {
+  fc.assert(fc.property(fc.record({ schema_version: fc.constant(1), tasks: fc.array(writerTask, { maxLength: 10 }) }), (doc) => {
+    assert.equal(serializeSummary(doc as unknown as RunSummaryDocument), oracle(doc));
+  }), { numRuns: 500 });
+});
+
 test('serializeSummary keeps keys named like Object.prototype members (valueOf, constructor, __proto__)', () => {
   const task = JSON.parse('{"valueOf": null, "task_id": "t", "constructor": 1, "__proto__": {"x": 2}, "repeats": [{"toString": "s", "repeat": 0}]}') as Record<string, unknown>;
   const doc = { schema_version: 1, tasks: [task] } as unknown as RunSummaryDocument;
