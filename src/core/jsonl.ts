@@ -3,7 +3,7 @@
 import { DEFAULT_MAX_FILE_BYTES, type FsPort } from './fs/port';
 import type { Problem } from './model';
 import { parseJsonBounded } from './jsonDepth';
-import { duplicateKey, invalidUtf8At, pathText, sanitizeNumbers, startsWithBom } from './honestInput';
+import { duplicateKeyOf, invalidUtf8At, pathText, sanitizeNumbers, startsWithBom } from './honestInput';
 
 export interface JsonlLine {
   /** 1-based line number. */
@@ -160,7 +160,7 @@ export async function readJsonl(
         add({ file: path, line, severity: 'error', code: 'not-object', message: `line ${line} is not a JSON object` });
         continue;
       }
-      const dup = duplicateKey(text);
+      const dup = duplicateKeyOf(text, value);
       if (dup) {
         add({ file: path, line, severity: 'warning', code: 'duplicate-key',
           message: `line ${line} gives the key "${dup.key.slice(0, 200)}" twice in one object: the last one is read` });

@@ -5,7 +5,7 @@ import { isReadRefused, type FileRead, type FsPort } from '../fs/port';
 import { depthExceededAt, MAX_JSON_DEPTH } from '../jsonDepth';
 import { JsonLocator } from '../jsonLocator';
 import type { Problem, Severity } from '../model';
-import { duplicateKey, invalidUtf8At, lineOfByte, pathText, sanitizeNumbers } from '../honestInput';
+import { duplicateKeyOf, invalidUtf8At, lineOfByte, pathText, sanitizeNumbers } from '../honestInput';
 
 export interface JsonDocument {
   path: string;
@@ -61,7 +61,7 @@ function honestyProblems(doc: JsonDocument, what: string, badUtf8Line?: number):
     doc.problems.push({ file: doc.path, line: badUtf8Line, severity: 'warning', code: 'invalid-utf8',
       message: `the ${what} holds bytes that are not UTF-8 (first at line ${badUtf8Line}): they read as U+FFFD (\ufffd), so ids and text there are not what was written` });
   }
-  const dup = duplicateKey(text);
+  const dup = duplicateKeyOf(text, doc.value);
   if (dup) {
     const { line, column } = lineColumnAt(text, dup.offset);
     doc.problems.push({ file: doc.path, line, column, severity: 'warning', code: 'duplicate-key',

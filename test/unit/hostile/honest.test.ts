@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
-import { duplicateKey, invalidUtf8At, sanitizeNumbers } from '../../../src/core/honestInput';
+import { duplicateKey, duplicateKeyOf, invalidUtf8At, sanitizeNumbers } from '../../../src/core/honestInput';
+import fc from 'fast-check';
 import { readNemoRollouts } from '../../../src/core/readers/runSummary';
 import { readHarborJob } from '../../../src/core/readers/harborJob';
 import { readJsonl } from '../../../src/core/jsonl';
@@ -53,6 +54,18 @@ test('the helpers: UTF-8 validation agrees with a fatal decoder; duplicate keys 
   assert.deepEqual(sanitizeNumbers(v), [['r'], ['s', 0]]);
   assert.equal(v.r, null);
   assert.ok(Object.is(v.s[1], 0) && Object.is(v.t.u, 0));
+});
+
+test('duplicateKeyOf (keys written against keys kept, then the search) answers as duplicateKey, keys repeated or not', () => {
+  const key = fc.constantFrom('a', 'b', 'k', '\\u0061', 'x\\"y', '__proto__', '0', '');
+  const doc: fc.Arbitrary<string> = fc.letrec((tie) => ({
+    v: fc.oneof({ depthSize: 'small' }, fc.constantFrom('1', 'null', '"a"', '"{\\"a\\":1}"', '[]', '{}'),
+      fc.array(tie('v'), { maxLength: 3 }).map((xs) => `[${xs.join(',')}]`),
+      fc.array(fc.tuple(key, tie('v')), { maxLength: 4 }).map((ps) => `{${ps.map(([k, x]) => `"${k}": ${x}`).join(', ')}}`)),
+  })).v as fc.Arbitrary<string>;
+  fc.assert(fc.property(doc, (text) => {
+    assert.deepEqual(duplicateKeyOf(text, JSON.parse(text)), duplicateKey(text), text);
+  }), { numRuns: 2000, seed: 20261130 });
 });
 
 test('NeMo Gym rollouts: a BOM, a task id that is not UTF-8, rewards 1e400 and -0: every row read, each said with its line', { timeout: 60_000 }, async () => {
