@@ -61,16 +61,24 @@ export const StepSchema = z.object({
 /** Per-token view of a step: completion token ids (when recorded) and their log-probabilities. */
 export const TokensSchema = z.object({ ids: z.array(z.number()).nullable(), logprobs: z.array(z.number()) });
 
+/** Reading progress of the trajectory's own file; null once everything is read (continuations, subagents, recount). */
+export const LoadingSchema = z.object({ steps: Count, bytesRead: Count, bytesTotal: Count }).nullable();
+
 /** Host → webview. */
 export const TrajectoryHostMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('init'), header: HeaderSchema, rows: z.array(OutlineRowSchema), attempt: AttemptContextSchema.nullable(),
     /** Breadcrumb of nested subagent views (empty at the top). */
-    trail: z.array(Short), focus: Count.nullable(),
+    trail: z.array(Short), focus: Count.nullable(), loading: LoadingSchema,
   }),
+  /** More rows of the top trajectory as they are read (appended at `from`). */
+  z.object({ type: z.literal('rows'), from: Count, rows: z.array(OutlineRowSchema), loading: LoadingSchema }),
+  /** The header again (totals, recount, subagents, problems), once everything is read. */
+  z.object({ type: z.literal('header'), header: HeaderSchema, loading: LoadingSchema }),
   /** A step's full content; media: webview URIs of its image / audio parts by "m<part>" / "r<call>.<result>.<part>" key, null when not loadable. */
-  z.object({ type: z.literal('step'), step: StepSchema, media: z.record(z.string(), Text.nullable()), tokens: TokensSchema.nullable() }),
-  z.object({ type: z.literal('searchResult'), query: Short, total: Count, steps: z.array(z.object({ index: Count, count: Count, fields: z.array(z.enum(['message', 'reasoning', 'tool', 'observation'])) })), ms: z.number() }),
+  z.object({ type: z.literal('step'), step: StepSchema, media: z.record(z.string(), Text.nullable()), refused: z.record(z.string(), Short), tokens: TokensSchema.nullable() }),
+  /** `partial`: the trajectory is still being read; the search covered the steps read so far. */
+  z.object({ type: z.literal('searchResult'), query: Short, total: Count, steps: z.array(z.object({ index: Count, count: Count, fields: z.array(z.enum(['message', 'reasoning', 'tool', 'observation'])) })), ms: z.number(), partial: z.boolean() }),
   /** The step's JSON as written (raw view), or the document's text for a not-ATIF file. */
   z.object({ type: z.literal('raw'), index: Count.nullable(), text: Text, totalChars: Count }),
   z.object({ type: z.literal('focus'), index: Count }),

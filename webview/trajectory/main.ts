@@ -1,6 +1,8 @@
 // The trajectory editor's webview (bundled as out/webview/trajectory.js). Handshake: posts `ready`; the host answers
-// `init` (header + one outline row per step) and sends a step's full content when it is selected. Search runs in
-// the host over every step; this page shows the count, marks matching rows and steps through them.
+// `init` (header + one outline row per step read so far), then `rows` as more are read and `header` once everything
+// is (the recount complete), and sends a step's full content when it is selected. Search runs in the host over every
+// step; this page shows the count, marks matching rows and steps through them. What the user was looking at (step,
+// search, expanded, raw) is kept with the webview's state, so the editor comes back the same after a reload.
 // Keys: j / k / ↓ / ↑ next / previous step, / or Ctrl+F search, Enter / Shift+Enter next / previous match,
 // g go to step, e / E expand / collapse all, r raw JSON, c copy step as JSON.
 import '../lib/zodJitless';
@@ -21,12 +23,29 @@ type Init = Extract<TrajectoryHostMessage, { type: 'init' }>;
 type StepMsg = Extract<TrajectoryHostMessage, { type: 'step' }>;
 type SearchMsg = Extract<TrajectoryHostMessage, { type: 'searchResult' }>;
 
+/** What survives a reload (webview state). */
+interface Saved { selected?: number; query?: string; expandAll?: boolean | null; raw?: boolean }
+const saved: Saved = ((): Saved => {
+  const s = vscode.getState() as Saved | undefined;
+  return s && typeof s === 'object' ? {
+    selected: typeof s.selected === 'number' ? s.selected : undefined, query: typeof s.query === 'string' ? s.query.slice(0, 10_000) : undefined,
+    expandAll: typeof s.expandAll === 'boolean' ? s.expandAll : null, raw: s.raw === true,
+  } : {};
+})();
+
 let init: Init | null = null;
 let current: StepMsg | null = null;
 let search: SearchMsg | null = null;
 let hitPos = -1;
-let rawView = false;
-let expandAll: boolean | null = null;
+let rawView = saved.raw ?? false;
+let expandAll: boolean | null = saved.expandAll ?? null;
+/** A step asked for (deep link, restored state) that is not read yet: selected when it arrives. */
+let wantStep: number | null = null;
+document.body.classList.toggle('raw', rawView);
+
+function save(): void {
+  vscode.setState({ selected: list.selected ?? undefined, query: searchBox.value, expandAll, raw: rawView } satisfies Saved);
+}
 
 const app = document.getElementById('app')!;
 const headBox = el('div', 'head-box');
@@ -42,6 +61,9 @@ searchBox.id = 'search';
 searchBox.type = 'search';
 searchBox.placeholder = 'Search messages, reasoning, tool arguments, observations ( / )';
 searchBox.setAttribute('aria-label', 'Search');
+searchBox.value = saved.query ?? '';
+const loadingBox = el('div', 'loading-box');
+loadingBox.setAttribute('role', 'status');
 const count = el('span', 'count');
 count.id = 'match-count';
 count.setAttribute('aria-live', 'polite');
@@ -71,7 +93,8 @@ function reportRendered(): void {
 function select(i: number, focusList = true): void {
   if (!init || i < 0 || i >= init.rows.length) return;
   list.select(i);
-  vscode.setState({ selected: i });
+  wantStep = null;
+  save();
   post(rawView ? { type: 'getRaw', index: i } : { type: 'getStep', index: i });
   if (focusList) list.root.focus({ preventScroll: true });
 }
@@ -83,11 +106,13 @@ function move(delta: number): void {
 
 function setExpand(open: boolean): void {
   expandAll = open;
+  save();
   for (const d of detail.querySelectorAll('details')) d.open = open;
 }
 
 function toggleRaw(): void {
   rawView = !rawView;
+  save();
   document.body.classList.toggle('raw', rawView);
   if (!init) return;
   if (list.selected !== null) select(list.selected, false);
@@ -108,13 +133,17 @@ function nextHit(dir: number): void {
 function showCount(): void {
   if (!search || !searchBox.value) { count.textContent = ''; return; }
   const where = hitPos >= 0 ? `${hitPos + 1} / ${search.steps.length} steps` : `${search.steps.length} steps`;
-  count.textContent = search.total ? `${search.total} matches · ${where}` : 'No matches';
+  const sofar = search.partial ? ' so far (still reading)' : '';
+  count.textContent = search.total ? `${search.total} matches · ${where}${sofar}` : `No matches${sofar}`;
+  count.dataset.ms = String(Math.round(search.ms));
+  count.dataset.partial = String(search.partial);
 }
 
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 searchBox.addEventListener('input', () => {
   clearTimeout(searchTimer);
-  searchTimer = setTimeout(() => post({ type: 'search', query: searchBox.value.slice(0, 10_000) }), 150);
+  save();
+  searchTimer = setTimeout(() => post({ type: 'search', query: searchBox.value.slice(0, 10_000) }), 80);
 });
 searchBox.addEventListener('keydown', (e) => {
   if (e.key === 'Enter') { e.preventDefault(); nextHit(e.shiftKey ? -1 : 1); }
@@ -150,12 +179,38 @@ function subagentLabel(i: number): string {
   return s ? `Subagent: ${s.agent ?? s.ref}${s.unresolved ? ' (unresolved)' : ` · ${s.steps} steps`}` : `Subagent ${i}`;
 }
 
+const headerActions = {
+  goTo: (i: number) => select(i), openSubagent, back: () => post({ type: 'back' }),
+  openLink: (id: 'testStdout' | 'verifier') => post({ type: 'openLink', id }), openProblem: (i: number) => post({ type: 'openProblem', index: i }),
+};
+
+function showLoading(l: Init['loading']): void {
+  if (!l) { loadingBox.replaceChildren(); loadingBox.hidden = true; document.body.classList.remove('loading'); return; }
+  const mb = (n: number) => (n / 1048576).toFixed(n < 10 * 1048576 ? 1 : 0);
+  loadingBox.hidden = false;
+  document.body.classList.add('loading');
+  loadingBox.replaceChildren(el('div', 'banner reading', `Reading… ${l.steps.toLocaleString('en-US')} steps so far (${mb(l.bytesRead)} of ${mb(l.bytesTotal)} MB). The totals, the recount against final_metrics, continuations and subagents are complete once everything is read.`));
+}
+
+function showHeader(): void {
+  if (!init) return;
+  // Drawn again as steps arrive: what the user opened stays open.
+  const open = new Set([...headBox.querySelectorAll('details')].filter((d) => d.open).map((d) => d.className));
+  headBox.replaceChildren(renderHeader(init, headerActions), loadingBox);
+  for (const d of headBox.querySelectorAll('details')) if (open.has(d.className)) d.open = true;
+}
+
+/** The step asked for, when it is read; else it is selected when it arrives. */
+function selectWanted(): void {
+  if (!init || wantStep === null) return;
+  if (wantStep < init.rows.length) select(wantStep, false);
+  else if (!init.loading) select(Math.max(0, init.rows.length - 1), false);
+}
+
 function showInit(m: Init): void {
   init = m; current = null; search = null; hitPos = -1;
-  headBox.replaceChildren(renderHeader(m, {
-    goTo: (i) => select(i), openSubagent, back: () => post({ type: 'back' }),
-    openLink: (id) => post({ type: 'openLink', id }), openProblem: (i) => post({ type: 'openProblem', index: i }),
-  }));
+  showLoading(m.loading);
+  showHeader();
   app.replaceChildren(headBox, toolbar, main);
   app.setAttribute('aria-busy', 'false');
   list.setHits(new Map());
@@ -166,16 +221,42 @@ function showInit(m: Init): void {
     detail.replaceChildren(el('p', 'empty', m.header.notAtif || m.header.unreadable ? 'No steps could be read; the problems above say why. The raw text is below.' : 'No steps.'));
     post({ type: 'getRaw', index: null });
   } else {
-    const saved = vscode.getState() as { selected?: unknown } | undefined;
-    const want = m.focus ?? (typeof saved?.selected === 'number' ? saved.selected : 0);
-    select(Math.min(Math.max(0, want), m.rows.length - 1), false);
+    const want = m.focus ?? (m.trail.length ? 0 : list.selected ?? saved.selected ?? 0);
+    if (want < m.rows.length || !m.loading) select(Math.min(Math.max(0, want), m.rows.length - 1), false);
+    else { select(0, false); wantStep = want; }
   }
+  if (expandAll !== null) setExpand(expandAll);
+  reportRendered();
+}
+
+function moreRows(m: Extract<TrajectoryHostMessage, { type: 'rows' }>): void {
+  if (!init || m.from !== init.rows.length || init.trail.length) return;
+  init.rows = init.rows.concat(m.rows);
+  init.loading = m.loading;
+  list.setRows(init.rows);
+  showLoading(m.loading);
+  showHeader();
+  selectWanted();
+  reportRendered();
+}
+
+function finalHeader(m: Extract<TrajectoryHostMessage, { type: 'header' }>): void {
+  if (!init || init.trail.length) return;
+  init.header = m.header;
+  init.loading = m.loading;
+  showLoading(m.loading);
+  showHeader();
+  selectWanted();
+  // The search covered the steps read so far: once more over all of them.
+  if (searchBox.value && search?.partial) post({ type: 'search', query: searchBox.value });
   reportRendered();
 }
 
 function receive(m: TrajectoryHostMessage): void {
   switch (m.type) {
     case 'init': showInit(m); break;
+    case 'rows': moreRows(m); break;
+    case 'header': finalHeader(m); break;
     case 'step': {
       if (m.step.index !== list.selected || rawView) return;
       current = m;
@@ -196,13 +277,17 @@ function receive(m: TrajectoryHostMessage): void {
     }
     case 'searchResult': {
       if (m.query !== searchBox.value) return;
-      search = m; hitPos = -1;
+      search = m;
+      hitPos = list.selected === null ? -1 : m.steps.findIndex((s) => s.index === list.selected);
       list.setHits(new Map(m.steps.map((s) => [s.index, s.count])));
       showCount();
       if (current && !rawView) detail.replaceChildren(renderStep(current, { openSubagent, subagentLabel, query: searchBox.value, expandAll }));
       break;
     }
-    case 'focus': select(m.index, false); break;
+    case 'focus':
+      if (init && m.index >= init.rows.length && init.loading) wantStep = m.index;
+      else select(Math.min(m.index, Math.max(0, (init?.rows.length ?? 1) - 1)), false);
+      break;
   }
 }
 

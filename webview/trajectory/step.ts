@@ -31,7 +31,8 @@ function longText(text: string, cls: string, query: string): HTMLElement {
   return box;
 }
 
-function parts(list: Part[], media: StepMsg['media'], keyPrefix: string, query: string): HTMLElement {
+function parts(list: Part[], m: Pick<StepMsg, 'media' | 'refused'>, keyPrefix: string, query: string): HTMLElement {
+  const media = m.media;
   const box = el('div', 'parts');
   if (list.length === 0) box.append(el('span', 'empty', '(empty)'));
   list.forEach((p, i) => {
@@ -48,7 +49,8 @@ function parts(list: Part[], media: StepMsg['media'], keyPrefix: string, query: 
       a.controls = true; a.src = uri;
       fig.append(a);
     } else {
-      fig.append(el('div', 'note', `${p.kind} not loaded: only files inside the trajectory's folder are shown.`));
+      fig.classList.add('refused');
+      fig.append(el('div', 'banner error', `${p.kind === 'image' ? 'Image' : 'Audio'} not loaded: ${m.refused[`${keyPrefix}${i}`] ?? 'only files inside the trajectory\'s folder are shown'}.`));
     }
     const cap = el('figcaption', '', `${p.kind} · ${p.mediaType || 'unknown type'} · ${p.path}${p.durationSec !== undefined ? ` · ${p.durationSec}s` : ''}`);
     fig.append(cap);
@@ -66,7 +68,7 @@ function details(summary: string | HTMLElement, body: HTMLElement, open: boolean
   return d;
 }
 
-function result(r: Result, media: StepMsg['media'], key: string, a: StepActions): HTMLElement {
+function result(r: Result, media: Pick<StepMsg, 'media' | 'refused'>, key: string, a: StepActions): HTMLElement {
   const box = el('div', 'result');
   box.append(parts(r.parts, media, key, a.query));
   for (const sub of r.subagents) {
@@ -97,7 +99,7 @@ export function renderStep(m: StepMsg, a: StepActions): HTMLElement {
       : b.boundary === 'truncate' ? 'Earlier turns were cut from the agent\'s context here.' : 'Content was added to the agent\'s context here.';
     root.append(el('div', 'banner boundary', `Context ${b.type} (${b.boundary}). ${what}`));
   }
-  root.append(el('h3', '', 'Message'), parts(s.message, m.media, 'm', a.query));
+  root.append(el('h3', '', 'Message'), parts(s.message, m, 'm', a.query));
   if (s.reasoning) root.append(details('Reasoning', longText(s.reasoning, 'reasoning', a.query), a.expandAll === true, 'reasoning'));
   s.toolCalls.forEach((c, ci) => {
     const body = el('div', 'call');
@@ -105,7 +107,7 @@ export function renderStep(m: StepMsg, a: StepActions): HTMLElement {
     if (c.extra) body.append(details('call extra', el('pre', 'json', c.extra), a.expandAll === true));
     if (c.results.length === 0) body.append(el('div', 'note', 'No observation names this call.'));
     c.results.forEach((r, ri) => {
-      body.append(el('div', 'obs-label', `observation ${r.index + 1}`), result(r, m.media, `r${ci}.${ri}.`, a));
+      body.append(el('div', 'obs-label', `observation ${r.index + 1}`), result(r, m, `r${ci}.${ri}.`, a));
     });
     const sum = el('span');
     sum.append(codicon('tools'), el('strong', '', ` ${c.name || '(no name)'}`), el('span', 'note', ` ${c.id}`));
@@ -114,7 +116,7 @@ export function renderStep(m: StepMsg, a: StepActions): HTMLElement {
   });
   if (s.sharedResults.length) {
     root.append(el('h3', '', s.toolCalls.length ? 'Shared output (no call id)' : 'Observation'));
-    s.sharedResults.forEach((r, ri) => root.append(result(r, m.media, `s${ri}.`, a)));
+    s.sharedResults.forEach((r, ri) => root.append(result(r, m, `s${ri}.`, a)));
   }
   if (s.llmCallCount === 0) root.append(el('div', 'note', 'No model call (llm_call_count 0).'));
   if (s.metrics) {

@@ -57,8 +57,13 @@ export function rowOf(s: StepView, fileStart: boolean): OutlineRow {
   return { i: s.index, stepId: s.stepId, source: s.source, summary: s.summary, timestamp: s.timestamp, durationMs: s.durationMs, completionTokens: s.metrics?.completion_tokens ?? null, flags };
 }
 
-export function outlineOf(v: TrajectoryView): { header: OutlineHeader; rows: OutlineRow[] } {
+/** The rows of the view's steps from `from` on. */
+export function rowsOf(v: TrajectoryView, from = 0): OutlineRow[] {
   const starts = new Set(v.files.slice(1).map((f) => f.firstStep));
+  return v.steps.slice(from).map((s) => rowOf(s, starts.has(s.index)));
+}
+
+export function outlineOf(v: TrajectoryView): { header: OutlineHeader; rows: OutlineRow[] } {
   let finalMetrics: string | null = null;
   if (v.finalMetrics) { try { finalMetrics = JSON.stringify(v.finalMetrics, null, 2); } catch { finalMetrics = '(cannot be shown)'; } }
   return {
@@ -71,6 +76,6 @@ export function outlineOf(v: TrajectoryView): { header: OutlineHeader; rows: Out
       toolCalls: v.toolCalls, paired: v.paired, elapsedMs: v.elapsedMs,
       problems: v.problems.slice(0, MAX_PROBLEMS_SENT), moreProblems: Math.max(0, v.problems.length - MAX_PROBLEMS_SENT),
     },
-    rows: v.steps.map((s) => rowOf(s, starts.has(s.index))),
+    rows: rowsOf(v),
   };
 }

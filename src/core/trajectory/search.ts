@@ -37,14 +37,19 @@ function countIn(hay: string, needle: string, cap: number): number {
 }
 
 export class TrajectorySearch {
-  private index: string[][] | null = null;
+  private index: string[][] = [];
+  private of: StepView[] | null = null;
 
   constructor(private readonly view: TrajectoryView) {}
 
-  /** Builds the lower-cased text of every step (done by the first search when not called before). */
+  /**
+   * Builds the lower-cased text of every step not indexed yet (done by each search; a view that grows while it is
+   * read is indexed as it grows, a view whose steps were replaced is indexed again).
+   */
   build(): void {
-    if (this.index) return;
-    this.index = this.view.steps.map((s) => SEARCH_FIELDS.map((f) => fieldText(s, f).toLowerCase()));
+    const steps = this.view.steps;
+    if (this.of !== steps) { this.index = []; this.of = steps; }
+    for (let i = this.index.length; i < steps.length; i++) this.index.push(SEARCH_FIELDS.map((f) => fieldText(steps[i], f).toLowerCase()));
   }
 
   /** Every step matching `query` (case-insensitive, literal); counts capped at `cap` per field. */
@@ -53,7 +58,7 @@ export class TrajectorySearch {
     const out: SearchResult = { query, total: 0, steps: [] };
     if (!q) return out;
     this.build();
-    const idx = this.index!;
+    const idx = this.index;
     for (let i = 0; i < idx.length; i++) {
       const fields = idx[i];
       let count = 0;

@@ -2,11 +2,12 @@
 // trajectory or of a nested subagent (`path`: subagent indexes from the top), a step with its media paths and
 // per-token logprobs, a search, a step's or the document's raw JSON, a subagent, a problem. vscode-free; it runs in
 // a worker thread (worker.ts, through remote.ts) so a 100 MB trajectory never blocks the extension host.
-import type { FsPort } from '../fs/port';
-import { atPointer, isObj, pretty } from './json';
-import { loadTrajectory } from './load';
-import { stepMedia } from './media';
-import { outlineOf, type OutlineHeader, type OutlineRow } from './outline';
+import type { TrajectoryFs } from './read';
+import { isObj, pretty } from './json';
+import { loadTrajectory, type LoadProgress } from './load';
+import type { KeptDoc } from './read';
+import { stepMedia, type RealPath } from './media';
+import { outlineOf, rowsOf, type OutlineHeader, type OutlineRow } from './outline';
 import { TrajectorySearch, type SearchResult } from './search';
 import type { StepView, SubagentRefKind, TrajectoryView } from './types';
 
@@ -17,6 +18,8 @@ export interface StepAnswer {
   step: StepView;
   /** Absolute paths of the step's media parts by key (see media.ts), null when not loadable. */
   media: Record<string, string | null>;
+  /** Why a media part is not loaded, by the same key. */
+  refused: Record<string, string>;
   tokens: { ids: number[] | null; logprobs: number[] } | null;
 }
 
@@ -25,10 +28,16 @@ export interface SubagentAnswer {
 }
 
 /** What the editor asks; every answer is plain data (structured-clone safe). */
+/** Reading progress of the top trajectory's own file; null once everything (continuations, subagents) is read. */
+export type Loading = LoadProgress | null;
+
 export interface TrajectoryQueries {
-  outline(path: SubPath): { header: OutlineHeader; rows: OutlineRow[] } | null;
+  outline(path: SubPath): { header: OutlineHeader; rows: OutlineRow[]; loading: Loading } | null;
+  /** Outline rows from `from` on (the top trajectory while it is read). */
+  rows(path: SubPath, from: number): { rows: OutlineRow[]; loading: Loading } | null;
   step(path: SubPath, index: number): StepAnswer | null;
-  search(path: SubPath, query: string): SearchResult & { ms: number };
+  /** `partial`: the trajectory is still being read (the search covers the steps read so far). */
+  search(path: SubPath, query: string): SearchResult & { ms: number; partial: boolean };
   raw(path: SubPath, index: number | null): string | null;
   subagent(path: SubPath, index: number): SubagentAnswer | null;
   problem(path: SubPath, index: number): { file: string; pointer: string } | null;
@@ -36,16 +45,39 @@ export interface TrajectoryQueries {
 
 export const RAW_CAP = 2_000_000;
 
+export const QUERY_METHODS: readonly (keyof TrajectoryQueries)[] = ['outline', 'rows', 'step', 'search', 'raw', 'subagent', 'problem'];
+
 export class TrajectorySession implements TrajectoryQueries {
   private readonly searches = new Map<TrajectoryView, TrajectorySearch>();
+  /** Progress while the top trajectory is read; null when done. */
+  loading: Loading = { steps: 0, bytesRead: 0, bytesTotal: 0 };
 
-  private constructor(readonly view: TrajectoryView, private readonly docs: Map<string, unknown>, private readonly root: string) {}
+  private constructor(public view: TrajectoryView, private readonly docs: Map<string, KeptDoc>, private readonly root: string, private readonly real?: RealPath) {}
 
-  /** Reads `file` (absolute POSIX path); media may load only from inside `root` (the trajectory's folder). */
-  static async open(fs: Pick<FsPort, 'stat' | 'readFile'>, file: string, root: string): Promise<TrajectorySession> {
-    const docs = new Map<string, unknown>();
-    const view = await loadTrajectory(fs, file, {}, docs);
-    return new TrajectorySession(view, docs, root);
+  /**
+   * Reads `file` (absolute POSIX path); media may load only from inside `root` (the trajectory's folder; `real`
+   * resolves symbolic links, so a link pointing out of it is refused too). `onProgress` gets the session as soon as
+   * the first steps are read, and again as more are; queries answer from what is read so far.
+   */
+  static async open(fs: TrajectoryFs, file: string, root: string, opts: { real?: RealPath; onProgress?: (s: TrajectorySession) => void } = {}): Promise<TrajectorySession> {
+    const docs = new Map<string, KeptDoc>();
+    let session: TrajectorySession | null = null;
+    const view = await loadTrajectory(fs, file, {}, docs, (v, p) => {
+      session ??= new TrajectorySession(v, docs, root, opts.real);
+      session.loading = p;
+      session.searchOf(v).build();
+      opts.onProgress?.(session);
+    });
+    const s: TrajectorySession = session ?? new TrajectorySession(view, docs, root, opts.real);
+    s.view = view;
+    s.loading = null;
+    return s;
+  }
+
+  private searchOf(v: TrajectoryView): TrajectorySearch {
+    let s = this.searches.get(v);
+    if (!s) { s = new TrajectorySearch(v); this.searches.set(v, s); }
+    return s;
   }
 
   private at(path: SubPath): TrajectoryView | null {
@@ -54,26 +86,31 @@ export class TrajectorySession implements TrajectoryQueries {
     return v;
   }
 
-  outline(path: SubPath): { header: OutlineHeader; rows: OutlineRow[] } | null {
+  outline(path: SubPath): { header: OutlineHeader; rows: OutlineRow[]; loading: Loading } | null {
     const v = this.at(path);
-    return v ? outlineOf(v) : null;
+    return v ? { ...outlineOf(v), loading: path.length ? null : this.loading } : null;
+  }
+
+  rows(path: SubPath, from: number): { rows: OutlineRow[]; loading: Loading } | null {
+    const v = this.at(path);
+    return v ? { rows: rowsOf(v, from), loading: path.length ? null : this.loading } : null;
   }
 
   step(path: SubPath, index: number): StepAnswer | null {
     const v = this.at(path);
     const step = v?.steps[index];
     if (!v || !step) return null;
-    return { step, media: stepMedia(v, step, this.root), tokens: this.tokens(v, index) };
+    const { media, refused } = stepMedia(v, step, this.root, this.real);
+    return { step, media, refused, tokens: this.tokens(v, index) };
   }
 
-  search(path: SubPath, query: string): SearchResult & { ms: number } {
+  search(path: SubPath, query: string): SearchResult & { ms: number; partial: boolean } {
     const v = this.at(path);
     const t0 = performance.now();
-    if (!v) return { query, total: 0, steps: [], ms: 0 };
-    let s = this.searches.get(v);
-    if (!s) { s = new TrajectorySearch(v); this.searches.set(v, s); }
-    const r = s.search(query);
-    return { ...r, steps: r.steps.slice(0, 100_000), ms: performance.now() - t0 };
+    const partial = path.length === 0 && this.loading !== null;
+    if (!v) return { query, total: 0, steps: [], ms: 0, partial };
+    const r = this.searchOf(v).search(query);
+    return { ...r, steps: r.steps.slice(0, 100_000), ms: performance.now() - t0, partial };
   }
 
   /** A step's JSON as written, or (index null) the whole document's; capped at RAW_CAP characters by the caller. */
@@ -82,7 +119,7 @@ export class TrajectorySession implements TrajectoryQueries {
     if (!v) return null;
     if (index !== null) return v.steps[index] ? pretty(this.rawStep(v, index)) : null;
     const doc = this.docs.get(v.file);
-    return doc === undefined ? `(${v.unreadable ?? 'not read'})` : pretty(v.pointer ? atPointer(doc, v.pointer) : doc);
+    return doc === undefined ? `(${v.unreadable ?? 'not read'})` : pretty(doc.at(v.pointer));
   }
 
   subagent(path: SubPath, index: number): SubagentAnswer | null {
@@ -98,7 +135,7 @@ export class TrajectorySession implements TrajectoryQueries {
   private rawStep(v: TrajectoryView, index: number): unknown {
     const step = v.steps[index];
     const file = v.files[step.file]?.path ?? v.file;
-    return atPointer(this.docs.get(file), step.pointer) ?? null;
+    return this.docs.get(file)?.at(step.pointer) ?? null;
   }
 
   private tokens(v: TrajectoryView, index: number): StepAnswer['tokens'] {

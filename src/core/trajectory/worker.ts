@@ -1,26 +1,32 @@
 // The worker thread of one opened trajectory (bundled as out/trajectoryWorker.js, started by remote.ts): it reads and
-// builds the view model off the extension host's thread, keeps it, and answers the editor's queries (session.ts).
-// Messages in: { id, method, args }; out: { ready } | { loadError } once, then { id, result } | { id, error }.
+// builds the view model off the extension host's thread, keeps it, and answers the editor's queries (session.ts) —
+// from the first page of steps on, while the rest is still read.
+// Messages in: { id, method, args }; out: { progress } as the steps come (the first one once a first page is read),
+// then { ready } or { loadError } once; { id, result } | { id, error } for each query.
+import * as fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { NodeFs } from '../fs/nodeFs';
-import { TrajectorySession, type TrajectoryQueries } from './session';
-
-const METHODS: readonly (keyof TrajectoryQueries)[] = ['outline', 'step', 'search', 'raw', 'subagent', 'problem'];
+import { QUERY_METHODS, TrajectorySession, type TrajectoryQueries } from './session';
 
 const port = parentPort;
 if (port) {
   const { file, root } = workerData as { file: string; root: string };
   const t0 = performance.now();
-  TrajectorySession.open(new NodeFs(), file, root).then((session) => {
-    port.postMessage({ ready: { steps: session.view.steps.length, problems: session.view.problems.length, ms: performance.now() - t0 } });
-    port.on('message', (m: { id: number; method: string; args: unknown[] }) => {
-      try {
-        if (!METHODS.includes(m.method as keyof TrajectoryQueries)) throw new Error(`unknown query ${m.method}`);
-        const fn = session[m.method as keyof TrajectoryQueries] as (...a: unknown[]) => unknown;
-        port.postMessage({ id: m.id, result: fn.apply(session, m.args) });
-      } catch (e) {
-        port.postMessage({ id: m.id, error: (e as Error)?.message ?? String(e) });
-      }
-    });
+  let session: TrajectorySession | null = null;
+  port.on('message', (m: { id: number; method: string; args: unknown[] }) => {
+    try {
+      if (!QUERY_METHODS.includes(m.method as keyof TrajectoryQueries)) throw new Error(`unknown query ${m.method}`);
+      if (!session) throw new Error('the trajectory is not read yet');
+      const fn = session[m.method as keyof TrajectoryQueries] as (...a: unknown[]) => unknown;
+      port.postMessage({ id: m.id, result: fn.apply(session, m.args) });
+    } catch (e) {
+      port.postMessage({ id: m.id, error: (e as Error)?.message ?? String(e) });
+    }
+  });
+  const real = (p: string): string | null => { try { return fs.realpathSync.native(p); } catch { return null; } };
+  const status = (s: TrajectorySession) => ({ steps: s.view.steps.length, problems: s.view.problems.length, ms: performance.now() - t0, loading: s.loading });
+  TrajectorySession.open(new NodeFs(), file, root, { real, onProgress: (s) => { session = s; port.postMessage({ progress: status(s) }); } }).then((s) => {
+    session = s;
+    port.postMessage({ ready: status(s) });
   }, (e: unknown) => port.postMessage({ loadError: (e as Error)?.message ?? String(e) }));
 }

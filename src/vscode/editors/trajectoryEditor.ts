@@ -4,6 +4,8 @@
 // a step, a search, a step's raw JSON, a subagent — never a path the webview chose, so the page can only reach files
 // the trajectory names. Each editor is a PanelHost (page, CSP and message validation of src/vscode/panels/), listed
 // in ctx.panels under its view type and the file's path; local resources only from out/webview and the file's folder.
+import * as fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { basename, dirname } from '../../core/paths';
 import { LocalTrajectory, RemoteTrajectory, type TrajectorySource } from '../../core/trajectory/remote';
@@ -51,6 +53,9 @@ class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProvider<Tr
     const t0 = Date.now();
     const file = uri.fsPath;
     const workerFile = vscode.Uri.joinPath(this.ctx.extensionUri, 'out', 'trajectoryWorker.js').fsPath;
+    // How long this thread (the extension host) is kept from its event loop while the trajectory loads.
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
     let source: TrajectorySource;
     try {
       source = await RemoteTrajectory.open(workerFile, file, dirname(file));
@@ -58,15 +63,26 @@ class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProvider<Tr
       // No worker (or it died): read on this thread rather than show nothing.
       this.ctx.log.warn(`trajectory: worker failed for ${file} (${(e as Error).message}); reading it on the extension host`);
       const t1 = Date.now();
-      source = new LocalTrajectory(await TrajectorySession.open(this.ctx.fs, file, dirname(file)), Date.now() - t1);
+      source = new LocalTrajectory(await TrajectorySession.open(this.ctx.fs, file, dirname(file), { real: realPath }), Date.now() - t1);
     }
-    this.ctx.log.info(`trajectory: ${file} read in ${Date.now() - t0} ms (${source instanceof RemoteTrajectory ? 'worker' : 'host'}: ${source.loadMs.toFixed(0)} ms; ${source.steps} steps, ${source.problems} problems)`);
+    const kind = source instanceof RemoteTrajectory ? 'worker' : 'host';
+    this.ctx.log.info(`trajectory: ${file} first page in ${Date.now() - t0} ms (${kind}: ${source.status.ms.toFixed(0)} ms; ${source.status.steps} steps so far)`);
+    void source.done.then(() => {
+      delay.disable();
+      const st = source.status;
+      this.ctx.log.info(`trajectory: ${file} read in ${Date.now() - t0} ms (${kind}: ${st.ms.toFixed(0)} ms; ${st.steps} steps, ${st.problems} problems); longest extension-host event-loop delay while loading ${(delay.max / 1e6).toFixed(0)} ms`);
+    });
     return new TrajectoryDoc(uri, source);
   }
 
   resolveCustomEditor(doc: TrajectoryDoc, panel: vscode.WebviewPanel): void {
     new TrajectoryEditor(this.ctx, this.pending, spec(this.viewType), doc, panel);
   }
+}
+
+/** The real path of a file (links resolved), or null: media behind a link out of the trajectory's folder is refused. */
+function realPath(p: string): string | null {
+  try { return fs.realpathSync.native(p); } catch { return null; }
 }
 
 const pendingOf = new WeakMap<HostContext, Pending>();
@@ -117,29 +133,60 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
   /** Nested subagent views (embedded ones open in place) by their subagent path; the last is shown. */
   private stack: { path: number[]; label: string }[];
 
+  /** Rows of the top trajectory the page has (it is sent more as they are read). */
+  private sentRows = 0;
+  /** Messages about the outline go out one after another (init, then rows and the final header, in order). */
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(ctx: HostContext, private readonly pending: Pending, s: PanelSpec<TrajectoryWebviewMessage>,
     private readonly doc: TrajectoryDoc, panel: vscode.WebviewPanel) {
     const root = vscode.Uri.joinPath(doc.uri, '..');
     super(ctx, s, keyFor(ctx, s.viewType, doc.uri.fsPath), panel, [root]);
     this.stack = [{ path: [], label: basename(doc.uri.fsPath) }];
+    this.register(doc.source.onProgress((st) => { if (this.ready && this.stack.length === 1) this.enqueue(() => this.sendMore(st.loading === null)); }));
+  }
+
+  private enqueue(f: () => Promise<void>): void {
+    this.queue = this.queue.then(f).catch((e: unknown) => this.ctx.log.warn(`trajectory: ${(e as Error).message}`));
+  }
+
+  /** Rows read since the page was last sent some; when everything is read, the final header too. */
+  private async sendMore(done: boolean): Promise<void> {
+    if (this.stack.length !== 1) return;
+    const more = await this.doc.source.ask('rows', [], this.sentRows);
+    if (!more) return;
+    if (done) {
+      const o = await this.doc.source.ask('outline', []);
+      if (!o) return;
+      // The file turned out not to be what its first steps said (not JSON after all): the page starts again.
+      if (o.rows.length < this.sentRows) { await this.sendInit(null); return; }
+      if (more.rows.length) void this.post({ type: 'rows', from: this.sentRows, rows: more.rows, loading: null });
+      this.sentRows += more.rows.length;
+      void this.post({ type: 'header', header: o.header, loading: null });
+      return;
+    }
+    if (!more.rows.length) return;
+    void this.post({ type: 'rows', from: this.sentRows, rows: more.rows, loading: more.loading });
+    this.sentRows += more.rows.length;
   }
 
   private get path(): number[] { return this.stack[this.stack.length - 1].path; }
 
   focus(step: number): void {
     if (!this.ready) { this.pending.focus.set(this.doc.uri.fsPath, step); return; }
-    if (this.stack.length > 1) { this.stack = this.stack.slice(0, 1); void this.sendInit(step); return; }
-    void this.post({ type: 'focus', index: Math.min(step, Math.max(0, this.doc.source.steps - 1)) });
+    if (this.stack.length > 1) { this.stack = this.stack.slice(0, 1); this.enqueue(() => this.sendInit(step)); return; }
+    void this.post({ type: 'focus', index: step });
   }
 
   /** Sends the header again (the attempt it was opened from changed). */
-  refresh(): void { if (this.ready) void this.sendInit(null); }
+  refresh(): void { if (this.ready) this.enqueue(() => this.sendInit(null)); }
 
   private async sendInit(focus: number | null): Promise<void> {
     const outline = await this.doc.source.ask('outline', this.path);
     if (!outline) return;
-    const { header, rows } = outline;
+    const { header, rows, loading } = outline;
     const top = this.stack.length === 1;
+    if (top) this.sentRows = rows.length;
     const ctx = top ? this.pending.attempts.get(this.doc.uri.fsPath) : undefined;
     const attempt = ctx ? {
       run: ctx.run, task: ctx.task, attempt: ctx.attempt, outcome: ctx.outcome, reward: ctx.reward,
@@ -147,7 +194,7 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
     } : null;
     void this.post({
       type: 'init', header, rows, attempt, trail: top ? [] : this.stack.map((s) => s.label),
-      focus: focus === null ? null : Math.min(focus, Math.max(0, rows.length - 1)),
+      focus: focus === null ? null : loading ? focus : Math.min(focus, Math.max(0, rows.length - 1)), loading,
     });
   }
 
@@ -160,7 +207,9 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
         const key = this.doc.uri.fsPath;
         const focus = this.pending.focus.get(key) ?? null;
         this.pending.focus.delete(key);
-        await this.sendInit(focus);
+        this.enqueue(() => this.sendInit(focus));
+        // Read in full between the first page and now: the final header (and any rows) the page missed.
+        this.enqueue(async () => { if (this.doc.source.status.loading === null) await this.sendMore(true); });
         break;
       }
       case 'getStep': {
@@ -168,12 +217,12 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
         if (!a) return;
         const media: Record<string, string | null> = {};
         for (const [k, p] of Object.entries(a.media)) media[k] = p ? this.panel.webview.asWebviewUri(vscode.Uri.file(p)).toString() : null;
-        void this.post({ type: 'step', step: a.step, media, tokens: a.tokens });
+        void this.post({ type: 'step', step: a.step, media, refused: a.refused, tokens: a.tokens });
         break;
       }
       case 'search': {
         const r = await src.ask('search', at, m.query);
-        void this.post({ type: 'searchResult', query: m.query, total: r.total, steps: r.steps, ms: r.ms });
+        void this.post({ type: 'searchResult', query: m.query, total: r.total, steps: r.steps, ms: r.ms, partial: r.partial });
         break;
       }
       case 'getRaw': {
@@ -197,7 +246,7 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
       }
       case 'openSubagent': await this.openSubagent(m.index); break;
       case 'back':
-        if (this.stack.length > 1) { this.stack.pop(); await this.sendInit(null); }
+        if (this.stack.length > 1) { this.stack.pop(); this.enqueue(() => this.sendInit(null)); }
         break;
       case 'openLink': {
         const a = this.pending.attempts.get(this.doc.uri.fsPath);
@@ -227,7 +276,7 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
       return;
     }
     this.stack.push({ path: [...this.path, index], label: sub.agent ?? sub.ref });
-    await this.sendInit(null);
+    this.enqueue(() => this.sendInit(null));
   }
 
   private async openProblem(index: number): Promise<void> {

@@ -13,14 +13,19 @@ test('init and step messages built from the view model parse on the webview side
   for (const files of [continuedTrajectory().files, subagentTrajectory().files, featureTrajectory(), xssTrajectory()]) {
     const v = await viewOf(files);
     const { header, rows } = outlineOf(v);
-    const init = parseTrajectoryHostMessage({ type: 'init', header, rows, attempt: null, trail: [], focus: null });
+    const init = parseTrajectoryHostMessage({ type: 'init', header, rows, attempt: null, trail: [], focus: null, loading: { steps: rows.length, bytesRead: 10, bytesTotal: 20 } });
     assert.ok(init.ok, init.ok ? '' : init.error);
+    for (const m of [{ type: 'rows', from: 1, rows: rows.slice(1), loading: null }, { type: 'header', header, loading: null }]) {
+      const r = parseTrajectoryHostMessage(m);
+      assert.ok(r.ok, r.ok ? '' : r.error);
+    }
     for (const step of v.steps) {
-      const r = parseTrajectoryHostMessage({ type: 'step', step, media: {}, tokens: null });
+      const r = parseTrajectoryHostMessage({ type: 'step', step, media: {}, refused: {}, tokens: null });
       assert.ok(r.ok, r.ok ? '' : r.error);
     }
   }
   assert.equal(parseTrajectoryHostMessage({ type: 'init', header: {}, rows: [] }).ok, false);
+  assert.equal(parseTrajectoryHostMessage({ type: 'rows', from: -1, rows: [], loading: null }).ok, false);
 });
 
 test('outline rows carry the flags the list draws (continuation start, copied, boundary, subagent, logprobs)', async () => {
@@ -57,9 +62,11 @@ test('media: relative paths resolve inside the trajectory folder; URLs, absolute
       { type: 'image', source: { media_type: 'image/png', path: 'javascript:alert(1)' } },
     ] }] },
   }, dir);
-  assert.deepEqual(stepMedia(v, v.steps[0], dir), {
-    m0: `${dir}/images/shot.png`, m1: null, m2: null, m3: `${dir}/images/abs.png`, m4: null, m5: null,
-  });
+  const { media, refused } = stepMedia(v, v.steps[0], dir);
+  assert.deepEqual(media, { m0: `${dir}/images/shot.png`, m1: null, m2: null, m3: `${dir}/images/abs.png`, m4: null, m5: null });
+  assert.deepEqual(Object.keys(refused).sort(), ['m1', 'm2', 'm4', 'm5']);
+  assert.match(refused.m1, /outside the trajectory's folder: refused/);
+  assert.match(refused.m2, /a URL/);
 });
 
 test('deep links round-trip and reject what is not ours', () => {

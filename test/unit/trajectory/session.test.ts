@@ -12,6 +12,7 @@ import { TrajectorySession } from '../../../src/core/trajectory/session';
 import { LocalTrajectory, RemoteTrajectory, type TrajectorySource } from '../../../src/core/trajectory/remote';
 
 const WORKER = path.resolve(__dirname, '../../../trajectoryWorker.js');
+const real = (p: string): string | null => { try { return fs.realpathSync.native(p); } catch { return null; } };
 
 function folder(files: FolderFiles): string {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'traj-session-'));
@@ -49,9 +50,10 @@ for (const [name, files] of [['continued', continuedTrajectory().files], ['subag
     const file = path.join(d, 'trajectory.json');
     const remote = await RemoteTrajectory.open(WORKER, file, d);
     try {
-      const local = new LocalTrajectory(await TrajectorySession.open(new NodeFs(), file, d), 0);
-      assert.equal(remote.steps, local.steps);
-      assert.ok(remote.steps > 0);
+      await remote.done;
+      const local = new LocalTrajectory(await TrajectorySession.open(new NodeFs(), file, d, { real }), 0);
+      assert.equal(remote.status.steps, local.status.steps);
+      assert.ok(remote.status.steps > 0);
       const [a, b] = [await answers(remote), await answers(local)];
       assert.deepEqual(a, b);
       assert.ok(a.length > 10);
@@ -94,7 +96,8 @@ test('an unknown query is refused; a closed worker refuses queries; a missing fi
   const d = folder({});
   const remote = await RemoteTrajectory.open(WORKER, path.join(d, 'trajectory.json'), d);
   try {
-    assert.equal(remote.steps, 0);
+    await remote.done;
+    assert.equal(remote.status.steps, 0);
     const o = (await remote.ask('outline', []))!;
     assert.ok(o.header.unreadable, 'the header says why');
     await assert.rejects(remote.ask('constructor' as 'outline', []), /unknown query/);
@@ -104,4 +107,32 @@ test('an unknown query is refused; a closed worker refuses queries; a missing fi
   }
   await assert.rejects(remote.ask('outline', []), /closed/);
   await assert.rejects(RemoteTrajectory.open(path.join(d, 'no-worker.js'), '/x.json', '/'));
+});
+
+test('media behind a symbolic link that leaves the trajectory\'s folder is refused, with why; a missing file says so', async () => {
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'traj-outside-'));
+  fs.writeFileSync(path.join(outside, 'secret.png'), 'x');
+  const d = folder({
+    'trajectory.json': { schema_version: 'ATIF-v1.8', agent: { name: 'a', version: '1' }, steps: [{ step_id: 1, source: 'user', message: [
+      { type: 'image', source: { media_type: 'image/png', path: 'images/ok.png' } },
+      { type: 'image', source: { media_type: 'image/png', path: 'images/link.png' } },
+      { type: 'audio', source: { media_type: 'audio/wav', path: 'audio/gone.wav' } },
+      { type: 'audio', source: { media_type: 'audio/wav', path: `${outside}/secret.png` } },
+    ] }] },
+    'images/ok.png': new Uint8Array(4),
+  });
+  fs.symlinkSync(path.join(outside, 'secret.png'), path.join(d, 'images', 'link.png'));
+  const remote = await RemoteTrajectory.open(WORKER, path.join(d, 'trajectory.json'), d);
+  try {
+    const step = (await remote.ask('step', [], 0))!;
+    assert.deepEqual(step.media, { m0: path.join(d, 'images', 'ok.png'), m1: null, m2: null, m3: null });
+    assert.match(step.refused.m1, /link to a file outside the trajectory's folder: refused/);
+    assert.match(step.refused.m2, /does not exist/);
+    assert.match(step.refused.m3, /outside the trajectory's folder: refused/);
+    assert.equal(step.refused.m0, undefined);
+  } finally {
+    remote.dispose();
+    fs.rmSync(d, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  }
 });
