@@ -125,6 +125,36 @@ export function featureTrajectory(): FolderFiles {
   return { 'trajectory.json': doc, 'images/shot.png': TINY_PNG, 'audio/note.wav': new Uint8Array(44) };
 }
 
+/** A silent mono 8 kHz 8-bit WAV of `ms` milliseconds (a real file an <audio> element can load). */
+export function silentWav(ms = 200): Uint8Array {
+  const n = Math.round(8 * ms);
+  const b = new DataView(new ArrayBuffer(44 + n));
+  const tag = (at: number, s: string) => { for (let i = 0; i < 4; i++) b.setUint8(at + i, s.charCodeAt(i)); };
+  tag(0, 'RIFF'); b.setUint32(4, 36 + n, true); tag(8, 'WAVE'); tag(12, 'fmt '); b.setUint32(16, 16, true);
+  b.setUint16(20, 1, true); b.setUint16(22, 1, true); b.setUint32(24, 8000, true); b.setUint32(28, 8000, true);
+  b.setUint16(32, 1, true); b.setUint16(34, 8, true); tag(36, 'data'); b.setUint32(40, n, true);
+  for (let i = 0; i < n; i++) b.setUint8(44 + i, 128);
+  return new Uint8Array(b.buffer);
+}
+
+/**
+ * v1.8 media: an image and an audio part that load (relative to the trajectory), and parts that must not: a path
+ * leaving the folder (../), an absolute path outside, a missing file, and `images/link.png`, which the caller makes a
+ * symbolic link to a file outside the folder (`outside.png` one level up is written for both to point at).
+ */
+export function mediaTrajectory(): FolderFiles {
+  const part = (type: 'image' | 'audio', p: string, extra: Record<string, unknown> = {}) => ({ type, source: { media_type: type === 'image' ? 'image/png' : 'audio/wav', path: p, ...extra } });
+  const doc = {
+    schema_version: 'ATIF-v1.8', session_id: 's-media', trajectory_id: 'media', agent: { name: 'listener', version: '1.0', model_name: 'provider/audio-model' },
+    steps: [
+      userStep(1, 1_780_000_000, [{ type: 'text', text: 'Transcribe the note and describe the picture.' }, part('image', 'images/shot.png'), part('audio', 'audio/note.wav', { duration_sec: 0.2 })]),
+      userStep(2, 1_780_000_001, [{ type: 'text', text: 'These must not load.' }, part('image', '../outside.png'), part('image', 'images/link.png'), part('audio', '/etc/passwd'), part('audio', 'audio/missing.wav')]),
+      agentStep(3, 1_780_000_004, 'A silent note and a one-pixel image.', { prompt: 300, completion: 9, reasoning: 'The note is 0.2 s of silence; the image is one pixel.' }),
+    ],
+  };
+  return { 'agent/trajectory.json': doc, 'agent/images/shot.png': TINY_PNG, 'agent/audio/note.wav': silentWav(), 'outside.png': TINY_PNG };
+}
+
 /** The smallest valid trajectory of each version, using only what that version has. */
 export function versionTrajectory(version: string): Record<string, unknown> {
   const minor = Number(version.replace('ATIF-v1.', ''));
