@@ -56,6 +56,8 @@ const configs = [
   { ...node, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'out', banner: { js: '#!/usr/bin/env node' } },
   // The trajectory editor's worker thread (reads and indexes a trajectory off the extension host's thread).
   { ...node, entryPoints: { trajectoryWorker: 'src/core/trajectory/worker.ts' }, outdir: 'out' },
+  // The summary writer's row workers (pick the keys of a large rollouts file's rows on every core).
+  { ...node, entryPoints: { summaryRowWorker: 'src/core/summary/rowWorker.ts' }, outdir: 'out' },
 ];
 
 // Webview bundles: each top-level webview/<name>.ts, and each webview/<panel>/main.ts (bundled as out/webview/<panel>.js).

@@ -36,6 +36,11 @@ export interface SummaryOptions {
   runConfig?: string;
   signal?: AbortSignal;
   onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /**
+   * Threads that pick the rows of the rollouts and failures files: 0 = this thread; default = one per core but one
+   * (at least 1, at most 3) for a file of 16 MiB or more, this thread below (parallelRows.ts).
+   */
+  rowWorkers?: number;
 }
 
 /** Verifier-folder listings in flight at once without a batch backend (the libuv pool has 4 threads). */
@@ -142,7 +147,7 @@ async function readSelection(fs: FsPort, rel: PathRelator, place: RunPlace, f: F
     read += n;
     if (opts.onProgress && read - lastReport >= 4 << 20) { lastReport = read; opts.onProgress(read, total); }
   };
-  const ctx: ScanContext = { fs, problems, signal: opts.signal, onBytes };
+  const ctx: ScanContext = { fs, problems, signal: opts.signal, onBytes, rowWorkers: opts.rowWorkers };
   const sel = new Selection();
   const scheduleSource = schedulePath ? await readSchedule(ctx, schedulePath, sel) : null;
   const acc: RowsSummary = { taskSources: new Set(), rows: 0, notSelected: 0, taskIndexes: new Set() };

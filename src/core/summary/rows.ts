@@ -6,14 +6,10 @@ import { jsonlLines } from '../jsonl';
 import type { Problem } from '../model';
 import { KeyPicker, RawValue } from './scan';
 import { forEachLine } from './lines';
-import { invalidUtf8At, startsWithBom } from '../honestInput';
+import { pickLine, RESULT_KEYS, type LineOutcome } from './lineOutcome';
+import { defaultRowWorkers, forEachPickedLine, PARALLEL_MIN_BYTES } from './parallelRows';
 
 const META = new KeyPicker(['metadata']);
-const RESULT = new KeyPicker([
-  '_ng_task_id', '_ng_task_index', '_ng_rollout_index', 'reward', 'mask_sample', 'failure_kind', 'failure_reason',
-  'verifier_logs_dir', 'verifier_mode', 'task_source', 'responses_create_params',
-  '_ng_failure_class', '_ng_failure_stage', '_ng_failure_terminal', '_ng_failure_message',
-], { responses_create_params: META });
 const TASK_INPUT = new KeyPicker(['responses_create_params', 'task_data', 'turns', 'steps'], { responses_create_params: META });
 const INPUT_KEYS = ['task_id', '_ng_task_id', '_ng_task_index', '_ng_rollout_index', 'task_input', 'task_source'];
 const INPUT = new KeyPicker(INPUT_KEYS, { task_input: TASK_INPUT });
@@ -102,6 +98,13 @@ export interface ScanContext {
   onBytes?: (n: number) => void;
   /** Called after each chunk's lines; a promise it returns is awaited before the next chunk (backpressure). */
   afterChunk?: () => Promise<void> | undefined;
+  /**
+   * Threads that pick the rows of a result or failure file (parallelRows.ts): 0 = this thread; undefined = the
+   * default for files of PARALLEL_MIN_BYTES or more.
+   */
+  rowWorkers?: number;
+  /** The chunk size of the row workers' reads (tests use small ones). */
+  rowChunkBytes?: number;
 }
 
 /** `_ng_task_id` / `task_id`: `{taskset, task_id}` or a plain string (as schemas/nemoGym's taskIdOf). */
@@ -128,17 +131,6 @@ export class UnreadableRunFile extends Error {
   }
 }
 
-/** Best effort: the task and repeat a cut-off row names, when its identity keys came before the cut. */
-function partialIdentity(buf: Uint8Array, start: number, end: number): string {
-  const text = new TextDecoder().decode(buf.subarray(start, Math.min(end, start + (1 << 20))));
-  const task = /"_ng_task_id"\s*:\s*(?:\{[^{}]*?"task_id"\s*:\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)")/.exec(text)
-    ?? /"task_id"\s*:\s*(?:\{[^{}]*?"task_id"\s*:\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)")/.exec(text);
-  const rep = /"_ng_rollout_index"\s*:\s*(\d+)/.exec(text);
-  const id = task ? task[1] ?? task[2] : undefined;
-  if (id === undefined) return '';
-  return ` (task ${id}${rep ? ` repeat ${rep[1]}` : ''})`;
-}
-
 /** Problems of one file, at most MAX_PROBLEMS_PER_FILE of them listed (then one "more" line). */
 export type Report = (p: Problem) => void;
 
@@ -147,43 +139,53 @@ export type Report = (p: Problem) => void;
  * file that cannot be read throws UnreadableRunFile (with `fatal`) or is one Problem.
  */
 async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
-  onRow: (row: Record<string, unknown>, line: number, report: Report) => void, fatal = true): Promise<void> {
+  onRow: (row: Record<string, unknown>, line: number, report: Report) => void, fatal = true, workers = 0): Promise<void> {
   let reported = 0;
   const add: Report = (p) => { if (reported++ < MAX_PROBLEMS_PER_FILE) ctx.problems.push(p); };
-  try {
-    await forEachLine(ctx.fs, path, (buf, start, end, line, terminated) => {
-      ctx.onBytes?.(end - start + 1);
-      if ((line & 255) === 0 && ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('cancelled');
-      let k = start;
-      if (line === 1 && startsWithBom(buf, k)) {
-        k += 3;
-        add({ file: path, line, severity: 'warning', code: 'bom', message: `${path} starts with a UTF-8 byte order mark: line 1 read without it` });
-      }
-      while (k < end && (buf[k] === 32 || buf[k] === 9 || buf[k] === 13)) k++;
-      if (k === end) return;
-      if (invalidUtf8At(buf, k, end) >= 0) {
-        add({ file: path, line, severity: 'warning', code: 'invalid-utf8',
-          message: `line ${line} holds bytes that are not UTF-8: they read as U+FFFD (\ufffd), so its task id and text are not what was written${partialIdentity(buf, k, end)}` });
-      }
+  // One line's outcome (picked here or on a row worker) into the row or its problems.
+  const handle = (o: LineOutcome, line: number, terminated: boolean) => {
+    if (o.bom) add({ file: path, line, severity: 'warning', code: 'bom', message: `${path} starts with a UTF-8 byte order mark: line 1 read without it` });
+    if (o.badUtf8 !== undefined) {
+      add({ file: path, line, severity: 'warning', code: 'invalid-utf8',
+        message: `line ${line} holds bytes that are not UTF-8: they read as U+FFFD (\ufffd), so its task id and text are not what was written${o.badUtf8}` });
+    }
+    let error = o.error;
+    if (!error && o.row) {
       try {
         // A SyntaxError from onRow is the line's too (a value the picker handed back unparsed did not parse).
-        onRow(picker.pickRange(buf, k, end), line, add);
+        onRow(o.row, line, add);
       } catch (e) {
-        // A RangeError is a value nested too deep for a recursive walk (stack overflow): this line only is lost.
-        if (e instanceof RangeError) {
-          add({ file: path, line, severity: 'error', code: 'too-deep', message: `line ${line} is nested too deep to read: left out` });
-          return;
-        }
-        if (!(e instanceof SyntaxError)) throw e;
-        add(terminated
-          ? { file: path, line, severity: 'error', code: 'parse-error', message: `line ${line} is not a valid JSON object: ${(e as Error).message}` }
-          // The last row cut off: a killed run (or one still writing). Its repeat is read as if it had no row.
-          : { file: path, line, severity: 'warning', code: 'incomplete-tail',
-            message: `line ${line} is cut off (no newline at the end of the file: a killed run, or one still writing)${partialIdentity(buf, k, end)}: left out` });
-        return;
+        if (!(e instanceof RangeError) && !(e instanceof SyntaxError)) throw e;
+        error = { range: e instanceof RangeError, message: e.message };
       }
-    }, undefined, ctx.afterChunk, (line, bytes) => add({ file: path, line, severity: 'error', code: 'too-large',
-      message: `line ${line} is ${bytes} bytes, over the ${ctx.fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES}-byte limit of one line (harborRuns.maxFileSizeMB): left out` }));
+    }
+    if (!error) return;
+    // A RangeError is a value nested too deep for a recursive walk (stack overflow): this line only is lost.
+    if (error.range) {
+      add({ file: path, line, severity: 'error', code: 'too-deep', message: `line ${line} is nested too deep to read: left out` });
+      return;
+    }
+    add(terminated
+      ? { file: path, line, severity: 'error', code: 'parse-error', message: `line ${line} is not a valid JSON object: ${error.message}` }
+      // The last row cut off: a killed run (or one still writing). Its repeat is read as if it had no row.
+      : { file: path, line, severity: 'warning', code: 'incomplete-tail',
+        message: `line ${line} is cut off (no newline at the end of the file: a killed run, or one still writing)${o.cutIdentity ?? ''}: left out` });
+  };
+  const onLongLine = (line: number, bytes: number) => add({ file: path, line, severity: 'error', code: 'too-large',
+    message: `line ${line} is ${bytes} bytes, over the ${ctx.fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES}-byte limit of one line (harborRuns.maxFileSizeMB): left out` });
+  try {
+    // A large file of result rows is picked on worker threads (the same outcomes, in file order); else here.
+    const parallel = workers > 0 && picker === RESULT_KEYS && await forEachPickedLine(ctx.fs, path, {
+      onOutcome: handle, onLongLine, onBytes: ctx.onBytes, afterChunk: ctx.afterChunk, signal: ctx.signal,
+    }, workers, ctx.rowChunkBytes);
+    if (!parallel) {
+      await forEachLine(ctx.fs, path, (buf, start, end, line, terminated) => {
+        ctx.onBytes?.(end - start + 1);
+        if ((line & 255) === 0 && ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('cancelled');
+        const o = pickLine(picker, buf, start, end, line === 1, terminated);
+        if (o) handle(o, line, terminated);
+      }, undefined, ctx.afterChunk, onLongLine);
+    }
   } catch (e) {
     if (ctx.signal?.aborted) throw e;
     const message = (e as Error).message;
@@ -280,7 +282,9 @@ export interface RowsSummary { taskSources: Set<string>; rows: number; notSelect
 /** Reads result or failure rows into the selection (`create`: no schedule, the rows themselves select). */
 export async function readRows(ctx: ScanContext, path: string, kind: 'result' | 'failure', sel: Selection, create: boolean,
   acc: RowsSummary, logDirs: Set<string>, prefetch?: { add(logsDir: string): void }): Promise<void> {
-  await scanFile(ctx, path, RESULT, (row, line, report) => {
+  const size = ctx.rowWorkers === undefined ? (await ctx.fs.stat(path).catch(() => undefined))?.size ?? 0 : 0;
+  const workers = ctx.rowWorkers ?? (size >= PARALLEL_MIN_BYTES ? defaultRowWorkers() : 0);
+  await scanFile(ctx, path, RESULT_KEYS, (row, line, report) => {
     const id = identity(report, path, line, row, '_ng_task_id');
     if (!id) return;
     acc.rows++;
@@ -315,7 +319,7 @@ export async function readRows(ctx: ScanContext, path: string, kind: 'result' | 
         failure_kind: str(row.failure_kind), verifier_mode: str(row.verifier_mode),
       };
     }
-  });
+  }, true, workers);
 }
 
 /** The first `task_source` among the first rows of a small JSONL (collated input, `_prepare.jsonl`); null when none. */

@@ -1,0 +1,96 @@
+// What one JSONL line of a run file gives the writer, computed the same way on this thread and on the row workers
+// (parallelRows.ts): blank, or the picked keys, or why not (with the line's honest-input remarks). The problems
+// themselves are made by the caller, which alone knows the line's number and the file's problem count.
+import { invalidUtf8At, startsWithBom } from '../honestInput';
+import { KeyPicker } from './scan';
+import { asBuffer } from '../bytes';
+
+/** The keys the writer takes from a result or failure row. */
+export const RESULT_KEYS = new KeyPicker([
+  '_ng_task_id', '_ng_task_index', '_ng_rollout_index', 'reward', 'mask_sample', 'failure_kind', 'failure_reason',
+  'verifier_logs_dir', 'verifier_mode', 'task_source', 'responses_create_params',
+  '_ng_failure_class', '_ng_failure_stage', '_ng_failure_terminal', '_ng_failure_message',
+], { responses_create_params: new KeyPicker(['metadata']) });
+
+export interface LineOutcome {
+  /** Line 1 began with a UTF-8 byte order mark (read without it). */
+  bom?: true;
+  /** The line holds bytes that are not UTF-8: the task and repeat it names, as far as they can be read (may be ''). */
+  badUtf8?: string;
+  row?: Record<string, unknown>;
+  /** The picker's error: a SyntaxError, or a RangeError (nested too deep for a recursive walk). */
+  error?: { range: boolean; message: string };
+  /** A line with no newline after it (a cut-off last row): what it names, as partialIdentity (for its error). */
+  cutIdentity?: string;
+}
+
+/** Best effort: the task and repeat a cut-off or mangled row names, when its identity keys came before the cut. */
+export function partialIdentity(buf: Uint8Array, start: number, end: number): string {
+  const text = new TextDecoder().decode(buf.subarray(start, Math.min(end, start + (1 << 20))));
+  const task = /"_ng_task_id"\s*:\s*(?:\{[^{}]*?"task_id"\s*:\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)")/.exec(text)
+    ?? /"task_id"\s*:\s*(?:\{[^{}]*?"task_id"\s*:\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)")/.exec(text);
+  const rep = /"_ng_rollout_index"\s*:\s*(\d+)/.exec(text);
+  const id = task ? task[1] ?? task[2] : undefined;
+  if (id === undefined) return '';
+  return ` (task ${id}${rep ? ` repeat ${rep[1]}` : ''})`;
+}
+
+/**
+ * The line `buf[start, end)` (no newline, no trailing \r); `first`: it is line 1 of its file; `terminated`: a
+ * newline follows it. undefined when blank.
+ */
+export function pickLine(picker: KeyPicker, buf: Uint8Array, start: number, end: number, first: boolean,
+  terminated = true): LineOutcome | undefined {
+  let k = start;
+  const out: LineOutcome = {};
+  if (first && startsWithBom(buf, k)) { k += 3; out.bom = true; }
+  while (k < end && (buf[k] === 32 || buf[k] === 9 || buf[k] === 13)) k++;
+  if (k === end) return out.bom ? out : undefined;
+  if (invalidUtf8At(buf, k, end) >= 0) out.badUtf8 = partialIdentity(buf, k, end);
+  try {
+    out.row = picker.pickRange(buf, k, end);
+  } catch (e) {
+    if (e instanceof RangeError) out.error = { range: true, message: e.message };
+    else if (e instanceof SyntaxError) out.error = { range: false, message: e.message };
+    else throw e;
+  }
+  if (!terminated) out.cutIdentity = partialIdentity(buf, k, end);
+  return out;
+}
+
+export interface RowJob {
+  id: number;
+  bytes: Uint8Array;
+  /** Whole lines are bytes [start, end) of `bytes`, each ended by a newline. */
+  start: number;
+  end: number;
+  /** The job's first line is line 1 of the file. */
+  first: boolean;
+}
+
+export interface RowAnswer {
+  id: number;
+  bytes: Uint8Array;
+  /** Lines in the job, blank ones included. */
+  lines: number;
+  /** [index of the line in the job, its outcome] for each non-blank line. */
+  outcomes: [number, LineOutcome][];
+  /** The picker failed in an unexpected way: the job is done again on the writer's thread. */
+  failed?: string;
+}
+
+/** One job's lines (also run on the writer's thread when no worker can). */
+export function runRowJob(job: RowJob): RowAnswer {
+  const buf = asBuffer(job.bytes) as Buffer;
+  const outcomes: [number, LineOutcome][] = [];
+  let lines = 0;
+  for (let s = job.start; s < job.end; lines++) {
+    let nl = buf.indexOf(10, s);
+    if (nl < 0 || nl >= job.end) nl = job.end;
+    const e = nl > s && buf[nl - 1] === 13 ? nl - 1 : nl;
+    const o = pickLine(RESULT_KEYS, buf, s, e, job.first && lines === 0);
+    if (o) outcomes.push([lines, o]);
+    s = nl + 1;
+  }
+  return { id: job.id, bytes: job.bytes, lines, outcomes };
+}

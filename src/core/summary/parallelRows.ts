@@ -1,0 +1,230 @@
+// The rows of a large rollouts or failures file picked on worker threads (rowWorker.ts, bundled as
+// out/summaryRowWorker.js): this thread reads the file in chunks, hands each chunk's whole lines to the next free
+// worker (the buffer is transferred, not copied, and comes back to be read into again), and applies the answers in
+// file order, with the same line numbers, problems and rows as forEachLine + pickLine on this thread would give.
+// A line split across chunks is joined here and picked by a worker too; a line over the file limit is dropped as
+// forEachLine drops it; the last line with no newline is picked here. Without the worker bundle (a backend that is
+// not Node, or a bundle without it) the caller reads on this thread.
+import { Worker } from 'node:worker_threads';
+import * as nodeFs from 'node:fs';
+import * as nodePath from 'node:path';
+import * as os from 'node:os';
+import { DEFAULT_MAX_FILE_BYTES, type FsPort } from '../fs/port';
+import { allocateBytes, asBuffer } from '../bytes';
+import { TimeSlice } from '../turn';
+import { pickLine, RESULT_KEYS, runRowJob, type LineOutcome, type RowAnswer, type RowJob } from './lineOutcome';
+import { CHUNK_SIZE } from './lines';
+
+const WORKER_FILE = 'summaryRowWorker.js';
+
+/** The worker bundle: beside this bundle, or in a folder above it (tests and benchmarks are bundled below out/). */
+export function rowWorkerFile(): string | undefined {
+  let d = typeof __dirname === 'string' ? __dirname : undefined;
+  for (let k = 0; d && k < 5; k++, d = nodePath.dirname(d)) {
+    const f = nodePath.join(d, WORKER_FILE);
+    if (nodeFs.existsSync(f)) return f;
+  }
+  return undefined;
+}
+
+/**
+ * Row workers by default: one per core but this thread's, at least 1 (the scan then leaves the extension host's
+ * thread even on one core), at most 3. Two workers on a 2-core machine measured no faster than one (this thread and
+ * the folder prober need the cores too) and cost more CPU time in all.
+ */
+export function defaultRowWorkers(): number {
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return Math.max(1, Math.min(3, cores - 1));
+}
+
+/** Files smaller than this are read on this thread (starting workers costs more than it saves). */
+export const PARALLEL_MIN_BYTES = 16 << 20;
+
+export interface ParallelLineHandlers {
+  /** A non-blank line's outcome, in file order (`terminated`: a newline follows it). */
+  onOutcome(o: LineOutcome, line: number, terminated: boolean): void;
+  /** A line over the file limit (not assembled). */
+  onLongLine?(line: number, bytes: number): void;
+  /** Bytes of lines applied (progress). */
+  onBytes?(n: number): void;
+  /** Awaited after each chunk's lines are applied when it returns a promise (backpressure). */
+  afterChunk?(): Promise<void> | undefined;
+  signal?: AbortSignal;
+}
+
+type Item = { job: Promise<RowAnswer>; start: number; end: number; first: boolean } | { long: number };
+
+class RowWorkers {
+  private readonly workers: { w: Worker; busy: number }[] = [];
+  private readonly pending = new Map<number, { resolve(a: RowAnswer): void; reject(e: Error): void; worker: Worker }>();
+  private nextId = 1;
+
+  constructor(file: string, n: number) {
+    for (let i = 0; i < n; i++) {
+      const w = new Worker(file);
+      const slot = { w, busy: 0 };
+      w.on('message', (a: RowAnswer) => {
+        const p = this.pending.get(a.id);
+        if (!p) return;
+        this.pending.delete(a.id);
+        slot.busy--;
+        p.resolve(a);
+      });
+      const fail = (e: unknown) => {
+        for (const [id, p] of this.pending) if (p.worker === w) { this.pending.delete(id); p.reject(e instanceof Error ? e : new Error(String(e))); }
+      };
+      w.on('error', fail);
+      w.on('exit', () => fail(new Error('a row worker exited')));
+      this.workers.push(slot);
+    }
+  }
+
+  run(bytes: Uint8Array, start: number, end: number, first: boolean): Promise<RowAnswer> {
+    const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = this.nextId++;
+    const job: RowJob = { id, bytes, start, end, first };
+    return new Promise<RowAnswer>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, worker: slot.w });
+      slot.busy++;
+      slot.w.postMessage(job, [bytes.buffer as ArrayBuffer]);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((s) => s.w.terminate()));
+  }
+}
+
+/**
+ * Reads `path` as forEachLine does and hands every non-blank line's outcome (RESULT_KEYS picked) to `h`. Returns
+ * false, having read nothing, when no worker can start (the caller then reads on this thread).
+ */
+export async function forEachPickedLine(fs: FsPort, path: string, h: ParallelLineHandlers,
+  workers = defaultRowWorkers(), chunkSize = CHUNK_SIZE): Promise<boolean> {
+  const file = rowWorkerFile();
+  if (!file || workers < 1) return false;
+  let pool: RowWorkers;
+  try { pool = new RowWorkers(file, workers); } catch { return false; }
+  try {
+    await readInJobs(fs, path, pool, h, workers * 2 + 1, chunkSize);
+  } finally {
+    await pool.close();
+  }
+  return true;
+}
+
+async function readInJobs(fs: FsPort, path: string, pool: RowWorkers, h: ParallelLineHandlers, maxInFlight: number,
+  chunkSize: number): Promise<void> {
+  const maxLine = fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const free: Uint8Array[] = [];
+  const queue: Item[] = [];
+  let line = 0;
+  let emitted = false;
+  const slice = new TimeSlice();
+
+  const apply = async (item: Item) => {
+    if ('long' in item) { line++; h.onLongLine?.(line, item.long); return; }
+    let a = await item.job;
+    // The worker could not pick (an unexpected error): done here, where the error surfaces as it would.
+    if (a.failed !== undefined) a = runRowJob({ id: a.id, bytes: a.bytes, start: item.start, end: item.end, first: item.first });
+    if (h.signal?.aborted) throw h.signal.reason ?? new Error('cancelled');
+    for (let k = 0; k < a.outcomes.length; k++) {
+      const [at, o] = a.outcomes[k];
+      h.onOutcome(o, line + at + 1, true);
+      if ((k & 31) === 31 && slice.due) await slice.yield();
+    }
+    line += a.lines;
+    if (a.bytes.byteLength === chunkSize && a.bytes.byteOffset === 0 && a.bytes.buffer.byteLength === chunkSize) free.push(asBuffer(a.bytes));
+    h.onBytes?.(item.end - item.start);
+    const wait = h.afterChunk?.();
+    if (wait) await wait;
+  };
+  const enqueue = async (item: Item) => {
+    queue.push(item);
+    while (queue.length >= maxInFlight) await apply(queue.shift()!);
+  };
+  const job = (bytes: Uint8Array, start: number, end: number) => {
+    const first = !emitted;
+    emitted = true;
+    const answer = pool.run(bytes, start, end, first);
+    answer.catch(() => undefined); // (awaited in order by apply; a failure must not go unhandled meanwhile)
+    return enqueue({ job: answer, start, end, first });
+  };
+
+  const read = await reader(fs, path, chunkSize);
+  let carry: Uint8Array | null = null;
+  let dropped = 0;
+  try {
+    for (;;) {
+      const buf = free.pop() ?? allocateBytes(chunkSize);
+      const n = await read.next(buf);
+      if (n === 0) { free.push(buf); break; }
+      const chunk = asBuffer(buf.subarray(0, n)) as Buffer;
+      let start = 0;
+      if (dropped) {
+        const nl = chunk.indexOf(10);
+        if (nl < 0) { dropped += n; free.push(buf); continue; }
+        emitted = true;
+        await enqueue({ long: dropped + nl });
+        dropped = 0;
+        start = nl + 1;
+      } else if (carry) {
+        const nl = chunk.indexOf(10);
+        if (nl < 0 && carry.length + n > maxLine) { dropped = carry.length + n; carry = null; free.push(buf); continue; }
+        if (nl < 0) {
+          const joined = allocateBytes(carry.length + n);
+          joined.set(carry); joined.set(chunk, carry.length);
+          carry = joined;
+          free.push(buf);
+          continue;
+        }
+        const joined = allocateBytes(carry.length + nl);
+        joined.set(carry); joined.set(chunk.subarray(0, nl), carry.length);
+        carry = null;
+        await job(joined, 0, joined.length);
+        start = nl + 1;
+      }
+      const last = chunk.lastIndexOf(10);
+      // The part after the last newline is carried in a copy (the chunk's buffer goes to a worker).
+      const tailFrom = last >= start ? last + 1 : start;
+      if (tailFrom < n) { carry = allocateBytes(n - tailFrom); carry.set(chunk.subarray(tailFrom)); }
+      if (last >= start) await job(buf, start, last + 1);
+      else free.push(buf);
+    }
+    while (queue.length) await apply(queue.shift()!);
+  } finally {
+    // A failure leaves jobs in flight: their answers are not waited for (the pool is closed by the caller).
+    await read.close();
+  }
+  const rest = carry as Uint8Array | null;
+  if (dropped) h.onLongLine?.(line + 1, dropped);
+  else if (rest && rest.length) {
+    const end = rest[rest.length - 1] === 13 ? rest.length - 1 : rest.length;
+    const o = pickLine(RESULT_KEYS, asBuffer(rest), 0, end, !emitted, false);
+    if (o) h.onOutcome(o, line + 1, false);
+  }
+}
+
+/** Chunks read into the buffers given (openSequential), or copied from the backend's own chunks. */
+async function reader(fs: FsPort, path: string, chunkSize: number): Promise<{ next(buf: Uint8Array): Promise<number>; close(): Promise<void> }> {
+  if (fs.openSequential) {
+    const f = await fs.openSequential(path);
+    return { next: (buf) => f.read(buf), close: () => f.close() };
+  }
+  const it = fs.readChunks(path, chunkSize)[Symbol.asyncIterator]();
+  let rest: Uint8Array | undefined;
+  return {
+    async next(buf) {
+      if (!rest || !rest.length) {
+        const r = await it.next();
+        if (r.done) return 0;
+        rest = r.value;
+      }
+      const n = Math.min(buf.length, rest.length);
+      buf.set(rest.subarray(0, n));
+      rest = rest.subarray(n);
+      return n;
+    },
+    async close() { await it.return?.(); },
+  };
+}
