@@ -7,6 +7,7 @@ export const ALLOWED_IN_VSIX: RegExp[] = [
   /^license(\.txt|\.md)?$/i,
   /^out\/extension\.js$/,
   /^out\/trajectoryWorker\.js$/,
+  /^out\/summaryRowWorker\.js$/,
   /^out\/webview\/.+\.(js|css|ttf|woff2?|svg|png)$/,
   /^media\/(icon\.png|[^/]+\.svg)$/, // not the README's screenshots (vsce points README images at the repository)
   /^schemas\/.+\.json$/,
