@@ -4,8 +4,20 @@
 import * as path from 'node:path';
 import type { FsPort } from './fs/port';
 
+const NOT_NORMAL = /\/\/|\/\.\.?(\/|$)/;
+
+/** An absolute POSIX path that resolve() leaves as it is: no empty, '.' or '..' segment, no trailing slash. */
+function isNormalAbsolute(p: string): boolean {
+  return p.charCodeAt(0) === 0x2f && (p.length === 1 || p.charCodeAt(p.length - 1) !== 0x2f) && !NOT_NORMAL.test(p);
+}
+
 /** Whether `abs` (absolute, POSIX) lies inside `root` (or is it). Lexical: `..` segments are resolved first. */
 export function isInside(root: string, abs: string): boolean {
+  // Both already normal absolute paths (the common case, asked once per evidence path of a 40,000-attempt run): a
+  // prefix test answers what resolve and relative would.
+  if (isNormalAbsolute(root) && isNormalAbsolute(abs)) {
+    return abs === root || root === '/' || (abs.startsWith(root) && abs.charCodeAt(root.length) === 0x2f);
+  }
   const r = path.posix.relative(path.posix.resolve(root), path.posix.resolve(abs));
   return r === '' || (r !== '..' && !r.startsWith('../') && !path.posix.isAbsolute(r));
 }
