@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       await f.locator('#search').fill('');
       const s0 = Date.now();
       await f.locator('#search').fill(query);
-      await f.locator('#match-count[data-partial="false"]').waitFor({ timeout: 30_000 });
+      await f.locator(`#match-count[data-partial="false"][data-query="${query}"]`).waitFor({ timeout: 30_000 });
       await f.locator('#match-count').filter({ hasText: query === 'zzz-not-there' ? 'No matches' : 'matches' }).waitFor({ timeout: 30_000 });
       const ui = Date.now() - s0;
       const worker = Number(await f.locator('#match-count').getAttribute('data-ms'));

@@ -136,6 +136,7 @@ function showCount(): void {
   const sofar = search.partial ? ' so far (still reading)' : '';
   count.textContent = search.total ? `${search.total} matches · ${where}${sofar}` : `No matches${sofar}`;
   count.dataset.ms = String(Math.round(search.ms));
+  count.dataset.query = search.query;
   count.dataset.partial = String(search.partial);
 }
 
