@@ -14,6 +14,7 @@ import {
 import { readVerdicts, type Health } from './nemo/verdicts';
 import { isInside, outsideMessage } from '../containment';
 import { gather } from '../fs/gather';
+import { TimeSlice } from '../turn';
 
 
 /**
@@ -74,7 +75,9 @@ export async function runFromWrittenSummary(fs: FsPort, written: { path: string;
   const root = path.posix.dirname(written.path);
   const listings = new Map<string, [string, EntryType][] | undefined>();
   const doc = written.document as { tasks?: { repeats?: Record<string, unknown>[] }[] };
+  const slice = new TimeSlice();
   for (const t of Array.isArray(doc.tasks) ? doc.tasks : []) {
+    if (slice.due) await slice.yield(); // (40k repeats: the extension host gets a turn)
     for (const r of Array.isArray(t.repeats) ? t.repeats : []) {
       const logs = str(r.verifier_logs);
       if (!logs) continue;
@@ -90,7 +93,11 @@ export async function runFromWrittenSummary(fs: FsPort, written: { path: string;
     }
   }
   // The summary names no ctrf.json (the writer does not list it): whether each folder holds one is asked in batches.
-  const dirs = [...listings.keys()].filter((d) => isInside(root, d));
+  const dirs: string[] = [];
+  for (const d of listings.keys()) {
+    if (isInside(root, d)) dirs.push(d);
+    if ((dirs.length & 255) === 0 && slice.due) await slice.yield();
+  }
   for (let i = 0; i < dirs.length; i += CTRF_STAT_BATCH) {
     const batch = dirs.slice(i, i + CTRF_STAT_BATCH);
     const { stats } = await gather(fs, [], [], batch.map((d) => `${d}/ctrf.json`));

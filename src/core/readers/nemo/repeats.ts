@@ -11,6 +11,7 @@ import { repeatEvidence, resolveRel } from './repeatEvidence';
 import { bool, isObj, num, str, type NormRepeat, type NormTask } from './summaryShape';
 import { verdictKey, type Health } from './verdicts';
 import { isInside } from '../../containment';
+import { TimeSlice } from '../../turn';
 
 /** Repeats whose evidence is checked at once. */
 const REPEAT_CONCURRENCY = 32;
@@ -158,10 +159,14 @@ export async function readTasks(
   const ctrfs = await preread(fs, root, jobs, listings);
   const results: RepeatResult[] = new Array(jobs.length);
   let next = 0;
+  // With every listing known (a summary just written), readRepeat answers without the disk: its awaits are
+  // microtasks only, so the event loop gets a turn here whenever a slice has passed (40k repeats blocked it ~1 s).
+  const slice = new TimeSlice();
   const worker = async () => {
     while (next < jobs.length) {
       const i = next++;
       results[i] = await readRepeat(fs, doc, root, jobs[i].t, jobs[i].r, health, jobs[i], { listings, ctrfs });
+      if (slice.due) await slice.yield();
     }
   };
   await Promise.all(Array.from({ length: Math.min(REPEAT_CONCURRENCY, jobs.length) }, worker));
