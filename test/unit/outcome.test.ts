@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Outcome } from '../../src/core/model';
 import {
-  classifyMissingResult, classifyNemoRepeat, classifyTrial, exceptionCategory, type NemoRepeatInput,
+  classifyMissingResult, classifyNemoRepeat, classifyTrial, exceptionCategory, nemoRepeatInput, type NemoRepeatInput,
 } from '../../src/core/outcome';
 
 const T0 = '2026-08-21T12:00:00.000000Z';
@@ -194,6 +194,23 @@ test('classifyTrial keeps every reward key and reports step summaries', () => {
 test('classifyTrial names the wrongly typed field', () => {
   const c = classifyTrial(trial(scored({ reward: '1' })), { jobFinished: true });
   assert.deepEqual(c.invalid?.path, ['verifier_result', 'rewards', 'reward']);
+  assert.equal(c.outcome, 'infra-error');
+  assert.equal(c.exception?.type, 'InvalidResult');
+  assert.match(c.exception?.message ?? '', /^result\.json has a field of the wrong type: /);
+});
+
+test('classifyTrial: a result.json that is not a JSON object (number, string, array) is infra-error, said so, no reward', () => {
+  for (const result of [42, 'passed', [], [{ verifier_result: { rewards: { reward: 1 } } }]]) {
+    assert.deepEqual(classifyTrial(result, { jobFinished: true }), {
+      outcome: 'infra-error', reward: null, rewards: null, invalid: { message: 'result is not a JSON object', path: [] },
+    }, JSON.stringify(result));
+  }
+});
+
+test('classifyTrial: an exception without a message is summarised with an empty message', () => {
+  const c = classifyTrial(trial({ exception_info: { exception_type: 'AgentTimeoutError' } }), { jobFinished: true });
+  assert.equal(c.exception?.type, 'AgentTimeoutError');
+  assert.equal(c.exception?.message, '');
 });
 
 test('classifyMissingResult: running while the job runs, incomplete after', () => {
@@ -205,6 +222,9 @@ test('exceptionCategory tells RuntimeErrors apart by message', () => {
   assert.equal(exceptionCategory('RuntimeError', 'Agent install failed: x'), 'agent-setup');
   assert.equal(exceptionCategory('RuntimeError', 'Docker compose command failed for environment e'), 'environment');
   assert.equal(exceptionCategory('RuntimeError', 'other'), 'unknown');
+  // Only a RuntimeError is told apart by its message.
+  assert.equal(exceptionCategory('SomeNewError', 'Agent install failed: x'), 'unknown');
+  assert.equal(exceptionCategory('SomeNewError', 'Docker compose command failed for environment e'), 'unknown');
   assert.equal(exceptionCategory('ContextWindowExceededError'), 'context-length');
 });
 
@@ -238,6 +258,10 @@ const nemoRows: NemoRow[] = [
   { name: 'scored, harbor:verifier_timeout → failed (measured 0)', input: nemo('scored', { reward: 0, failureKind: 'harbor:verifier_timeout' }), outcome: 'failed' },
   { name: 'scored, harbor:missing_reward → failed (measured 0)', input: nemo('scored', { reward: 0, failureKind: 'harbor:missing_reward' }), outcome: 'failed' },
   { name: 'scored, harbor:invalid_reward → failed (measured 0)', input: nemo('scored', { reward: 0, failureKind: 'harbor:invalid_reward' }), outcome: 'failed' },
+  // A measured failure kind decides even when the row's reward says pass: the verifier did not give that reward.
+  { name: 'scored, reward 1 but harbor:verifier_timeout → failed', input: nemo('scored', { reward: 1, failureKind: 'harbor:verifier_timeout' }), outcome: 'failed' },
+  { name: 'scored, reward 1 but harbor:invalid_reward → failed', input: nemo('scored', { reward: 1, failureKind: 'harbor:invalid_reward' }), outcome: 'failed' },
+  { name: 'scored, reward 1 and a failure kind that is not a measured one → passed', input: nemo('scored', { reward: 1, failureKind: 'verifier_error' }), outcome: 'passed' },
   { name: 'scored, agent_timed_out, reward 1 → truncated', input: nemo('scored', { reward: 1, agentTimedOut: true }), outcome: 'truncated' },
   { name: 'scored, agent_timed_out and verifier_timeout → truncated (the agent timeout came first)', input: nemo('scored', { reward: 0, agentTimedOut: true, failureKind: 'harbor:verifier_timeout' }), outcome: 'truncated' },
   { name: 'scored without a reward → infra-error', input: nemo('scored', { reward: null }), outcome: 'infra-error' },
@@ -259,4 +283,15 @@ test('classifyNemoRepeat accepts a run summary repeat as written (snake_case)', 
   assert.equal(classifyNemoRepeat({ repeat: 0, outcome: 'scored', reward: 1, agent_timed_out: true }), 'truncated');
   assert.equal(classifyNemoRepeat({ repeat: 1, outcome: 'masked', reward: 0 }), 'infra-error');
   assert.equal(classifyNemoRepeat({ repeat: 1, outcome: 'missing', reward: null }), 'missing');
+  assert.equal(classifyNemoRepeat({ repeat: 2, reward: 1 }), 'infra-error', 'a repeat without an outcome is not scored');
+});
+
+test('nemoRepeatInput: each snake_case key read; wrongly typed values count as absent', () => {
+  assert.deepEqual(nemoRepeatInput({
+    outcome: 'scored', reward: 0.5, failure_kind: 'harbor:missing_reward', failure_class: 'agent_run_error', failure_stage: 'agent', agent_timed_out: false,
+  }), { sourceOutcome: 'scored', reward: 0.5, failureKind: 'harbor:missing_reward', failureClass: 'agent_run_error', failureStage: 'agent', agentTimedOut: false });
+  assert.deepEqual(nemoRepeatInput({ outcome: 1, reward: '1', failure_kind: 2, failure_class: [], failure_stage: {}, agent_timed_out: 'yes' }),
+    { sourceOutcome: '', reward: null, failureKind: null, failureClass: null, failureStage: null, agentTimedOut: null });
+  assert.deepEqual(nemoRepeatInput({}),
+    { sourceOutcome: '', reward: null, failureKind: null, failureClass: null, failureStage: null, agentTimedOut: null });
 });
