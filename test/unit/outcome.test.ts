@@ -265,6 +265,7 @@ const nemoRows: NemoRow[] = [
   { name: 'scored, agent_timed_out, reward 1 → truncated', input: nemo('scored', { reward: 1, agentTimedOut: true }), outcome: 'truncated' },
   { name: 'scored, agent_timed_out and verifier_timeout → truncated (the agent timeout came first)', input: nemo('scored', { reward: 0, agentTimedOut: true, failureKind: 'harbor:verifier_timeout' }), outcome: 'truncated' },
   { name: 'scored without a reward → infra-error', input: nemo('scored', { reward: null }), outcome: 'infra-error' },
+  { name: 'scored with a NaN reward → infra-error (not a measurement)', input: nemo('scored', { reward: Number.NaN }), outcome: 'infra-error' },
   { name: 'masked → infra-error', input: nemo('masked', { reward: 0, failureKind: 'verifier_error' }), outcome: 'infra-error' },
   { name: 'masked provider_unavailable → infra-error', input: nemo('masked', { reward: 0, failureKind: 'provider_unavailable' }), outcome: 'infra-error' },
   { name: 'failed sidecar row, stage environment → infra-error', input: nemo('failed', { failureClass: 'environment_server_failed', failureStage: 'seed' }), outcome: 'infra-error' },
