@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import { formatReward } from '../../../src/core/format';
 import { asBuffer } from '../../../src/core/bytes';
 import { TimeSlice } from '../../../src/core/turn';
-import { countAttempts, type Attempt } from '../../../src/core/model';
+import { countAttempts, type Attempt, type Run } from '../../../src/core/model';
+import { passAtKUnits, runPassAtK } from '../../../src/core/report';
 
 test('formatReward: no reward, NaN and infinities read "—"; integers with one decimal; fractions to three places', () => {
   for (const r of [null, undefined, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) assert.equal(formatReward(r), '—', String(r));
@@ -49,4 +50,16 @@ test('TimeSlice: not due before its slice has passed, due after, and a yield giv
   await s.yield();
   assert.equal(s.due, false, 'the clock restarts at the yield');
   assert.equal(ranBetween, true, 'a macrotask queued before the yield ran during it');
+});
+
+test('runPassAtK: units are tasks, or (task, cell) pairs for viewer data; k is 1 and the most attempts any unit has', () => {
+  const run = (tasks: { id: string; attempts: { cell?: string; reward?: number | null }[] }[]) => ({ tasks }) as unknown as Run;
+  assert.deepEqual(passAtKUnits(run([{ id: 'a', attempts: [{ cell: 'm|h', reward: 1 }, { cell: 'm|h', reward: 0 }, { cell: 'n|h' }] }, { id: 'b', attempts: [{ reward: 0 }] }])),
+    [{ rewards: [1, 0] }, { rewards: [null] }, { rewards: [0] }]);
+  assert.deepEqual(runPassAtK(run([])), { maxAttempts: 0, entries: [] });
+  assert.deepEqual(runPassAtK(run([{ id: 'a', attempts: [{ reward: 1 }] }, { id: 'b', attempts: [{ reward: 0 }] }])),
+    { maxAttempts: 1, entries: [{ k: 1, value: 0.5, nTasks: 2, nMeasured: 2, nAllInfra: 0 }] });
+  const three = runPassAtK(run([{ id: 'a', attempts: [{ reward: 0 }, { reward: 0 }, { reward: 1 }] }, { id: 'b', attempts: [{ reward: null }] }]));
+  assert.equal(three.maxAttempts, 3);
+  assert.deepEqual(three.entries.map((e) => [e.k, Math.round((e.value ?? Number.NaN) * 1e6) / 1e6, e.nMeasured, e.nAllInfra]), [[1, 0.333333, 1, 1], [3, 1, 1, 1]]);
 });
