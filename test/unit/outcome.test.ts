@@ -207,6 +207,13 @@ test('classifyTrial: a result.json that is not a JSON object (number, string, ar
   }
 });
 
+test('classifyTrial: no result.json content (undefined or null) is running while the job runs, incomplete after', () => {
+  for (const result of [undefined, null]) {
+    assert.deepEqual(classifyTrial(result, { jobFinished: false }), { outcome: 'running', reward: null, rewards: null });
+    assert.deepEqual(classifyTrial(result, { jobFinished: true }), { outcome: 'incomplete', reward: null, rewards: null });
+  }
+});
+
 test('classifyTrial: an exception without a message is summarised with an empty message', () => {
   const c = classifyTrial(trial({ exception_info: { exception_type: 'AgentTimeoutError' } }), { jobFinished: true });
   assert.equal(c.exception?.type, 'AgentTimeoutError');
