@@ -96,6 +96,7 @@ export default {
   concurrency: 2,
   timeoutMS: 10000,
   timeoutFactor: 2,
+  dryRunTimeoutMinutes: 20,
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
 };
