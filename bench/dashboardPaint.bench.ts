@@ -5,8 +5,10 @@
 // task table's first rows are on screen; then scrolls the table to its end and times that frame. Prints each round
 // and the median against the target (issue 12: first paint under 1 s).
 // Run: node esbuild.mjs && node out/bench/dashboardPaint.bench.js (real VS Code tools, installed like npm test).
-// Env: TASKS, ATTEMPTS, ROUNDS (default 3).
+// Env: TASKS, ATTEMPTS, ROUNDS (default 3), SMALL (default 1000, 0: no small run), BENCH_CACHE=0 (regenerate the runs).
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { openView, runCommand, waitForWorkbench } from '../.ci/vscode/workbench';
@@ -19,6 +21,22 @@ const TASKS = Number(process.env.TASKS) || 10_000;
 const ATTEMPTS = Number(process.env.ATTEMPTS) || 8;
 const ROUNDS = Number(process.env.ROUNDS) || 3;
 const TARGET_MS = 1000;
+/** A second, small run (SMALL tasks × ATTEMPTS) opened in the same rounds: the part of the paint that does not grow. */
+const SMALL = Number(process.env.SMALL ?? 1000);
+
+/** The page's first-paint marks (webview/runOverview/main.ts) relative to the Enter, and its script's download. */
+async function breakdown(frame: FrameLocator, t0: number, painted: number[] = []): Promise<string> {
+  const p = await frame.locator('body').evaluate(() => ({
+    origin: performance.timeOrigin,
+    marks: performance.getEntriesByType('mark').map((m) => [m.name.replace(/^overview:/, ''), m.startTime] as [string, number]),
+    script: performance.getEntriesByType('resource').filter((r) => /runOverview\.js/.test(r.name)).map((r) => [r.startTime, (r as PerformanceResourceTiming).responseEnd]),
+  }));
+  const at = (ms: number) => Math.round(p.origin + ms - t0);
+  const parts = [`page created +${at(0)}`];
+  if (p.script[0]) parts.push(`script fetched +${at(p.script[0][0])}..+${at(p.script[0][1])}`);
+  for (const [n, ms] of p.marks) { parts.push(`${n} +${at(ms)}`); if (n === 'painted') painted.push(at(ms)); }
+  return parts.join(', ');
+}
 
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 
@@ -30,7 +48,7 @@ function overviewFrame(page: Page): FrameLocator {
 async function openOverview(page: Page, text: string): Promise<number> {
   await runCommand(page, 'Harbor: Open Run Overview');
   const pick = page.locator('.quick-input-widget input');
-  await pick.waitFor({ state: 'visible', timeout: 30_000 });
+  await pick.waitFor({ state: 'visible', timeout: 180_000 });
   await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ timeout: 120_000 });
   await pick.fill(text);
   await page.waitForTimeout(300);
@@ -41,28 +59,63 @@ async function openOverview(page: Page, text: string): Promise<number> {
 
 async function main(): Promise<void> {
   const fill = async (workspace: string): Promise<void> => {
+    // Generating 10k × 8 takes minutes on a loaded machine: the runs are kept in the temp folder for the next round
+    // of the benchmark (their paths are relative to the run; hard-linked, so timestamps are kept; BENCH_CACHE=0 regenerates).
+    const cache = path.join(os.tmpdir(), 'harbor-runs-bench-cache', `dashboard-${TASKS}x${ATTEMPTS}-${SMALL}`);
+    if (process.env.BENCH_CACHE !== '0' && fs.existsSync(path.join(cache, '.complete'))) {
+      // Hard links: the workspace is only read, and 80k folders are neither copied nor their data deleted after.
+      execFileSync('cp', ['-al', `${cache}/.`, workspace]);
+      fs.rmSync(path.join(workspace, '.complete'), { force: true });
+      console.log(`dashboard paint: ${TASKS} (and ${SMALL}) tasks × ${ATTEMPTS} attempts linked from ${cache}`);
+      return;
+    }
     const g0 = Date.now();
     const run = await generateNemoRun(path.join(workspace, 'big'), nemoLarge(TASKS, ATTEMPTS, 0));
     await writeRunSummary(new NodeFs(), run.rolloutsPath, { beforeDispatch: null, identity: run.identity, skipped: run.skipped });
-    console.log(`dashboard paint: generated ${TASKS} tasks × ${ATTEMPTS} attempts with its summary in ${((Date.now() - g0) / 1000).toFixed(1)} s`);
+    if (SMALL > 0) {
+      const small = await generateNemoRun(path.join(workspace, 'small'), { ...nemoLarge(SMALL, ATTEMPTS, 0), taskset: 'tb-small' });
+      await writeRunSummary(new NodeFs(), small.rolloutsPath, { beforeDispatch: null, identity: small.identity, skipped: small.skipped });
+    }
+    fs.rmSync(cache, { recursive: true, force: true });
+    fs.cpSync(workspace, cache, { recursive: true, preserveTimestamps: true });
+    fs.writeFileSync(path.join(cache, '.complete'), '');
+    console.log(`dashboard paint: generated ${TASKS} (and ${SMALL}) tasks × ${ATTEMPTS} attempts with their summaries in ${((Date.now() - g0) / 1000).toFixed(1)} s`);
   };
   await inWorkbench('dashboard-paint', fill, async ({ repo, page }) => {
     await waitForWorkbench(page, 60_000);
     await openView(page, 'Harbor', 'Runs', 60_000);
     await page.locator('.sidebar .monaco-list-row').first().waitFor({ state: 'visible', timeout: 300_000 });
     const paints: number[] = [];
+    const smallPaints: number[] = [];
+    // Enter → the page's own 'painted' mark (the frame after the first screen was rendered), without Playwright's polling.
+    const marks: number[] = [];
+    const smallMarks: number[] = [];
     for (let i = 1; i <= ROUNDS; i++) {
+      if (SMALL > 0) {
+        const t1 = await openOverview(page, 'tb-small');
+        const f = overviewFrame(page);
+        await f.locator('.outcome-bar .seg').first().waitFor({ state: 'visible', timeout: 120_000 });
+        await f.locator('.tt-body .tt-row').first().waitFor({ state: 'visible', timeout: 120_000 });
+        smallPaints.push(Date.now() - t1);
+        console.log(`  round ${i}: ${SMALL} tasks: first paint ${Date.now() - t1} ms (${await breakdown(f, t1, smallMarks)})`);
+        await runCommand(page, 'View: Close All Editors');
+        await page.waitForTimeout(500);
+      }
       const t0 = await openOverview(page, 'tb-large');
       const frame = overviewFrame(page);
       await frame.locator('.outcome-bar .seg').first().waitFor({ state: 'visible', timeout: 120_000 });
       await frame.locator('.tt-body .tt-row').first().waitFor({ state: 'visible', timeout: 120_000 });
       const paint = Date.now() - t0;
       paints.push(paint);
+      // The other rows come in pages after the first screen: the table is whole when it no longer says loading.
+      await frame.locator('section.task-table[data-loading="false"]').waitFor({ state: 'attached', timeout: 120_000 });
+      const whole = Date.now() - t0;
       const shown = await frame.locator('section.task-table').getAttribute('data-shown');
       const s0 = Date.now();
       await frame.locator('.tt-body').evaluate((b) => { b.scrollTop = b.scrollHeight; });
       await frame.locator(`.tt-body .tt-row[aria-rowindex="${shown}"]`).waitFor({ state: 'attached', timeout: 30_000 });
-      console.log(`  round ${i}: first paint ${paint} ms (outcome bar + task table, ${shown} tasks); table scrolled to its last row in ${Date.now() - s0} ms`);
+      console.log(`  round ${i}: first paint ${paint} ms (outcome bar + task table); all ${shown} rows in at ${whole} ms; table scrolled to its last row in ${Date.now() - s0} ms`);
+      console.log(`    ${await breakdown(frame, t0, marks)}`);
       if (i === 1) {
         fs.mkdirSync(path.join(repo, 'screenshots'), { recursive: true });
         await page.screenshot({ path: path.join(repo, 'screenshots', 'bench-dashboard-10k.png') });
@@ -71,7 +124,7 @@ async function main(): Promise<void> {
       await page.waitForTimeout(500);
     }
     const m = median(paints);
-    console.log(`dashboard paint: median of ${ROUNDS} rounds ${m} ms (target < ${TARGET_MS} ms: ${m < TARGET_MS ? 'met' : 'MISSED'})`);
+    console.log(`dashboard paint: median of ${ROUNDS} rounds ${m} ms as Playwright sees it, ${median(marks)} ms to the page's painted mark (target < ${TARGET_MS} ms: ${median(marks) < TARGET_MS ? 'met' : 'MISSED'})${SMALL > 0 ? `; ${SMALL} tasks: ${median(smallPaints)} ms, painted mark ${median(smallMarks)} ms` : ''}`);
   });
 }
 

@@ -52,19 +52,39 @@ export interface PassAtKResult {
  * pass@k over tasks. A task with no attempts at all is neither measured nor all-infra (it counts in nTasks only).
  */
 export function passAtK(tasks: readonly { rewards: readonly (number | null | undefined)[] }[], k: number): PassAtKResult {
-  let sum = 0;
+  return passAtKs(tasks, [k])[0];
+}
+
+/**
+ * pass@k for each of `ks` in one pass over the rewards (each task's measured and passed attempts counted once, not
+ * once per k): what the pass@1…k table of a 10k-task run needs. Each result is passAtK's for that k.
+ */
+export function passAtKs(tasks: readonly { rewards: readonly (number | null | undefined)[] }[], ks: readonly number[]): PassAtKResult[] {
+  const valid = ks.map((k) => k >= 1);
+  const sums = ks.map(() => 0);
   let nMeasured = 0;
   let nAllInfra = 0;
+  let nWithAttempts = 0;
   for (const t of tasks) {
-    const v = taskPassAtK(t.rewards, k);
-    if (v === null) {
+    if (t.rewards.length > 0) nWithAttempts++;
+    let n = 0;
+    let c = 0;
+    for (const r of t.rewards) {
+      if (!isMeasured(r)) continue;
+      n++;
+      if (r >= PASS_THRESHOLD) c++;
+    }
+    if (n === 0) {
       if (t.rewards.length > 0) nAllInfra++;
       continue;
     }
-    sum += v;
     nMeasured++;
+    for (let i = 0; i < ks.length; i++) if (valid[i]) sums[i] += passAtKEstimate(n, c, Math.floor(ks[i]));
   }
-  return { value: nMeasured > 0 ? sum / nMeasured : null, nTasks: tasks.length, nMeasured, nAllInfra };
+  // k < 1 measures nothing: every task with attempts is then counted as all-infra (as taskPassAtK's null says).
+  return ks.map((_, i) => (valid[i]
+    ? { value: nMeasured > 0 ? sums[i] / nMeasured : null, nTasks: tasks.length, nMeasured, nAllInfra }
+    : { value: null, nTasks: tasks.length, nMeasured: 0, nAllInfra: nWithAttempts }));
 }
 
 /** 1-based position of the first passing attempt (the viewer data's `passed_at`, docs/formats.md#viewer-data), counting unmeasured ones; null if none. */

@@ -168,7 +168,11 @@ export const DashboardSchema = z.object({
   scatter: z.object({ axes: z.array(ScatterAxisSchema), points: z.array(ScatterPointSchema).max(20_000), total: Count }),
   causes: z.array(FailureCauseSchema).max(500),
   failingTests: z.array(FailingTestSchema).max(100),
+  /** The first rows of the task table; the host sends the others in `rows` pages (src/protocol/runOverview.ts). */
   rows: z.array(TaskTableRowSchema),
+  /** Rows of the task table once every page is in (≥ rows.length). */
+  rowsTotal: Count,
+  /** Tasks past the table's cap (never sent). */
   rowsOmitted: Count,
   provenance: z.array(ProvenanceRowSchema).max(2000),
   provenanceOmitted: Count,

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { OUTCOMES, RUN_STATES, SOURCE_KINDS } from '../core/model';
 import { type Parsed, parseWith } from './parse';
-import { DashboardSchema, OutcomeSchema, type PassAtRow, PassAtRowSchema, RewardDetailsSchema, TrainingSeriesSchema } from './dashboard';
+import { DashboardSchema, OutcomeSchema, type PassAtRow, PassAtRowSchema, RewardDetailsSchema, TaskTableRowSchema, TrainingSeriesSchema } from './dashboard';
 
 export type { Parsed };
 
@@ -84,6 +84,10 @@ export const OverviewModelSchema = z.object({
   tasks: z.array(TaskRowSchema),
   /** Tasks left out of `tasks` to keep the message small (huge runs). */
   tasksOmitted: Count,
+  /** A big run's grid is not in this message: the page asks for it (`grid`) when its section is opened. */
+  gridDeferred: z.boolean().default(false),
+  /** Which init this is (one per panel, counting up): `rows` and `grid` messages name the init they complete. */
+  generation: Count.default(0),
   problems: z.array(ProblemRowSchema),
   problemsOmitted: Count,
   /** Tasks that have no row at all: they did not load (`skipped`) or had no reference solution (`unvalidated`). */
@@ -106,6 +110,10 @@ export type OverviewLeftOut = z.infer<typeof LeftOutSchema>;
 export const HostMessageSchema = z.discriminatedUnion('type', [
   /** The answer to `ready`, and every later refresh (run re-read, panel shown again). */
   z.object({ type: z.literal('init'), model: OverviewModelSchema }),
+  /** More rows of the dashboard's task table from `from` (the answer to `moreRows`); `done` on the last page. */
+  z.object({ type: z.literal('rows'), generation: Count, from: Count, rows: z.array(TaskTableRowSchema).max(10_000), done: z.boolean() }),
+  /** The task × attempt grid of a run whose init deferred it (answer to `grid`). */
+  z.object({ type: z.literal('grid'), generation: Count, columns: z.array(ColumnSchema), tasks: z.array(TaskRowSchema), tasksOmitted: Count }),
   /** The run is gone (its files were deleted). */
   z.object({ type: z.literal('gone'), runId: Text }),
   /** Training curves of the run (after init, on every change of metrics.jsonl, and as the answer to `trainingRange`). */
@@ -121,14 +129,18 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** Open an attempt: its evidence (test-stdout first), or its trajectory in the trajectory viewer when it has one. */
   z.object({ type: z.literal('openAttempt'), taskId: Text, attemptId: Text, target: z.enum(['evidence', 'trajectory']).optional() }),
   z.object({ type: z.literal('openProblem'), index: Count }),
+  /** The next page of the task table's rows (asked once the first screen is painted, then after each page). */
+  z.object({ type: z.literal('moreRows'), generation: Count, from: Count }),
+  /** The grid section was opened on a run whose init deferred the grid: the host answers `grid`. */
+  z.object({ type: z.literal('grid') }),
   /** A task table row was selected: the host answers with its attempt's reward details when it has them. */
   z.object({ type: z.literal('selectAttempt'), taskId: Text, attemptId: Text }),
   /** The training chart's step range (null = open): the host answers with `training` at that resolution. */
   z.object({ type: z.literal('trainingRange'), from: z.number().finite().nullable(), to: z.number().finite().nullable() }),
   /** Copy a table (Markdown or CSV) to the clipboard through the host. */
   z.object({ type: z.literal('copy'), format: z.enum(['markdown', 'csv']), what: z.string().max(200), text: z.string().max(20_000_000) }),
-  /** What the grid shows now (tests, and the host's log). */
-  z.object({ type: z.literal('rendered'), rows: Count, columns: Count, tableRows: Count.optional(), filter: z.string().max(4000).optional() }),
+  /** What the grid shows now (tests, and the host's log); again with `loading: false` once the last page of rows is in. */
+  z.object({ type: z.literal('rendered'), rows: Count, columns: Count, tableRows: Count.optional(), loading: z.boolean().optional(), filter: z.string().max(4000).optional() }),
   z.object({ type: z.literal('cspViolation'), directive: Text, blocked: Text }),
   /** Something went wrong in the page (a dropped message, a render failure): the host logs it. */
   z.object({ type: z.literal('error'), message: Text }),

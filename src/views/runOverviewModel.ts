@@ -3,7 +3,7 @@
 // their `model|harness` cell. pass@k leaves unmeasured (null reward) attempts out: "null reward = not measured".
 import type { Attempt, Outcome, Run, Task } from '../core/model';
 import { OUTCOMES, countRun } from '../core/model';
-import { passAtK, taskPassAtK } from '../core/passAtK';
+import { type PassAtKResult, passAtKs, taskPassAtK } from '../core/passAtK';
 import { dashboardModel } from '../core/dashboard';
 import { formatReward } from '../core/format';
 import { relativeInside } from '../core/paths';
@@ -14,6 +14,12 @@ export interface OverviewOptions {
   /** Most task rows sent (the rest is counted in tasksOmitted). */
   maxTasks?: number;
   maxProblems?: number;
+  /** Task table rows in the model (the panel sends the rest in pages); all when not given. */
+  firstRows?: number;
+  /** Past this many tasks the grid is left out (`gridDeferred`): the page asks for it with `gridPart`. */
+  deferGridAbove?: number;
+  /** Which init this is (see the protocol). */
+  generation?: number;
 }
 
 /** The grid is not virtualised: past this many tasks it lists the first ones (the dashboard's task table has all). */
@@ -147,17 +153,17 @@ function layout(run: Run, tasks: Task[]): { columns: OverviewColumn[]; place: (t
   };
 }
 
-export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewModel {
-  const maxTasks = opts.maxTasks ?? DEFAULT_MAX_TASKS;
-  const maxProblems = opts.maxProblems ?? DEFAULT_MAX_PROBLEMS;
-  const c = countRun(run);
-  const k = Math.max(1, ...run.tasks.map((t) => t.attempts.length));
-  const rewards = run.tasks.map((t) => ({ rewards: t.attempts.map((a) => a.reward) }));
-  const at = (kk: number): PassAt => {
-    const r = passAtK(rewards, kk);
-    return { k: kk, value: r.value, nTasks: r.nTasks, nMeasured: r.nMeasured, nAllInfra: r.nAllInfra };
-  };
-  const shown = run.tasks.slice(0, maxTasks);
+/** Most attempts of a task (the k of the run's pass@k), at least 1. */
+function runK(run: Run): number {
+  let k = 1;
+  for (const t of run.tasks) k = Math.max(k, t.attempts.length);
+  return k;
+}
+
+/** The task × attempt grid: its columns and a row per task (the first `maxTasks`). */
+export function gridPart(run: Run, opts: Pick<OverviewOptions, 'maxTasks'> = {}): Pick<OverviewModel, 'columns' | 'tasks' | 'tasksOmitted'> {
+  const k = runK(run);
+  const shown = run.tasks.slice(0, opts.maxTasks ?? DEFAULT_MAX_TASKS);
   const { columns, place } = layout(run, shown);
   const tasks: OverviewTaskRow[] = shown.map((t, i) => ({
     id: overviewId(t.id, i),
@@ -166,6 +172,18 @@ export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewMod
     passAtK: taskPassAtK(t.attempts.map((a) => a.reward), k),
     outcomes: [...new Set<Outcome>(t.attempts.map((a) => a.outcome))],
   }));
+  return { columns, tasks, tasksOmitted: run.tasks.length - shown.length };
+}
+
+export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewModel {
+  const maxProblems = opts.maxProblems ?? DEFAULT_MAX_PROBLEMS;
+  const c = countRun(run);
+  const k = runK(run);
+  const rewards = run.tasks.map((t) => ({ rewards: t.attempts.map((a) => a.reward) }));
+  const [r1, rk] = passAtKs(rewards, [1, k]);
+  const at = (kk: number, r: PassAtKResult): PassAt => ({ k: kk, value: r.value, nTasks: r.nTasks, nMeasured: r.nMeasured, nAllInfra: r.nAllInfra });
+  const gridDeferred = opts.deferGridAbove !== undefined && run.tasks.length > opts.deferGridAbove;
+  const grid = gridDeferred ? { columns: [], tasks: [], tasksOmitted: run.tasks.length } : gridPart(run, opts);
   // The tasks the Runs tree lists in a run's "Problems" group besides its problems: the same count in both places.
   const leftOut: OverviewLeftOut[] = [
     ...run.skipped.map((r) => ({ taskId: clipText(r.taskId), which: 'skipped' as const, reason: clipText(r.reason) })),
@@ -189,16 +207,16 @@ export function overviewModel(run: Run, opts: OverviewOptions = {}): OverviewMod
       byOutcome: OUTCOMES.filter((o) => c.byOutcome[o] > 0)
         .map((o) => ({ outcome: o, label: OUTCOME_LABELS[o], icon: OUTCOME_ICONS[o].id, count: c.byOutcome[o] })),
     },
-    passAt1: at(1),
-    passAtK: at(k),
-    columns,
-    tasks,
-    tasksOmitted: run.tasks.length - shown.length,
+    passAt1: at(1, r1),
+    passAtK: at(k, rk),
+    ...grid,
+    gridDeferred,
+    generation: opts.generation ?? 0,
     problems,
     problemsOmitted: run.problems.length - problems.length,
     leftOut: leftOut.slice(0, maxProblems),
     leftOutOmitted: Math.max(0, leftOut.length - maxProblems),
-    dashboard: clipForWebview(run, dashboardModel(run)),
+    dashboard: clipForWebview(run, dashboardModel(run, { firstRows: opts.firstRows })),
     hasTraining: run.files.some((f) => f.key === 'metrics' && f.present && !!f.path),
   };
 }

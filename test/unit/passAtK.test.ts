@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { passAtK, passAtKEstimate, passAtKValues, passedAt, taskPassAtK } from '../../src/core/passAtK';
+import { passAtK, passAtKEstimate, passAtKValues, passAtKs, passedAt, taskPassAtK } from '../../src/core/passAtK';
 
 const close = (a: number | null, b: number, eps = 1e-12) => {
   assert.ok(a !== null && Math.abs(a - b) <= eps, `${a} ≉ ${b}`);
@@ -152,4 +152,26 @@ test('passAtK: a task with attempts none of them measured is all-infra; the mean
   const r = passAtK([{ rewards: [undefined, null] }, { rewards: [1] }, { rewards: [0, 1] }], 1);
   assert.deepEqual(r, { value: (1 + 0.5) / 2, nTasks: 3, nMeasured: 2, nAllInfra: 1 });
   assert.deepEqual(passAtK([{ rewards: [] }], 1), { value: null, nTasks: 1, nMeasured: 0, nAllInfra: 0 });
+});
+
+test('passAtKs: every k in one pass is the mean of the per-task estimates (taskPassAtK), nulls and k < 1 as passAtK says', () => {
+  const reward = fc.oneof(fc.constant(null), fc.constant(0), fc.constant(1), fc.double({ min: 0, max: 1, noNaN: true }));
+  fc.assert(fc.property(fc.array(fc.array(reward, { maxLength: 9 }), { maxLength: 30 }), fc.array(fc.integer({ min: -1, max: 12 }), { minLength: 1, maxLength: 6 }), (rows, ks) => {
+    const tasks = rows.map((rewards) => ({ rewards }));
+    const got = passAtKs(tasks, ks);
+    ks.forEach((k, i) => {
+      const per = rows.map((r) => taskPassAtK(r, k));
+      const measured = per.filter((v): v is number => v !== null);
+      const want = {
+        value: measured.length ? measured.reduce((a, b) => a + b, 0) / measured.length : null,
+        nTasks: rows.length, nMeasured: measured.length, nAllInfra: rows.filter((r, j) => r.length > 0 && per[j] === null).length,
+      };
+      assert.equal(got[i].nTasks, want.nTasks);
+      assert.equal(got[i].nMeasured, want.nMeasured);
+      assert.equal(got[i].nAllInfra, want.nAllInfra);
+      if (want.value === null) assert.equal(got[i].value, null);
+      else assert.ok(Math.abs((got[i].value ?? NaN) - want.value) < 1e-12, `${got[i].value} vs ${want.value}`);
+      assert.deepEqual(passAtK(tasks, k), got[i]);
+    });
+  }));
 });

@@ -100,7 +100,7 @@ export function rewardHistogram(d: RewardDistribution): SVGSVGElement {
 }
 
 /** Most points drawn in the scatter. */
-export const SCATTER_MAX = 2000;
+export const SCATTER_MAX = 1000;
 
 const AXIS_FMT: Record<string, (v: number) => string> = { costUsd: fmtCost, tokens: fmtInt, durationSec: fmtDuration };
 

@@ -30,13 +30,13 @@ export class DashboardView {
     const d = m.dashboard;
     const out: HTMLElement[] = [];
     // A training run has no tasks: only its curves (and the header, problems) are shown.
-    if (d && (m.counts.total > 0 || d.rows.length > 0)) {
+    if (d && (m.counts.total > 0 || d.rowsTotal > 0 || d.rows.length > 0)) {
       out.push(this.summary(m, d));
       if (d.provenance.length) out.push(this.provenance(d));
       if (d.pivot) out.push(this.pivot(d.pivot));
       out.push(this.usage(d), this.scatterSection(d));
       if (d.causes.length || d.failingTests.length) out.push(this.causes(d));
-      if (d.rows.length) out.push(this.table.render(d), this.details);
+      if (d.rowsTotal || d.rows.length) out.push(this.table.render(d, m.counts.byOutcome.map((o) => o.outcome)), this.details);
     }
     if (m.hasTraining) {
       this.training ??= new TrainingCharts(this.ctx);
@@ -49,6 +49,17 @@ export class DashboardView {
   /** Number of task table rows passing the filters. */
   get tableRows(): number { return this.table.shown; }
 
+  /** Task table rows are still to come. */
+  get loading(): boolean { return this.table.loading; }
+
+  /** Task table rows in so far. */
+  get loadedRows(): number { return this.table.loaded; }
+
+  /** A page of task table rows from the host. */
+  addRows(from: number, rows: TaskTableRow[], done: boolean): void {
+    this.table.addRows(from, rows, done);
+  }
+
   setTraining(s: TrainingSeries): void {
     this.lastTraining = s;
     this.training?.update(s);
@@ -60,6 +71,7 @@ export class DashboardView {
 
   showRewardDetails(rd: RewardDetails): void {
     this.rewardDetails = rd;
+    this.shownSelection = undefined;
     this.showSelection(this.table.selectedRow());
   }
 
@@ -125,7 +137,15 @@ export class DashboardView {
     };
     sel.addEventListener('change', () => { st.scatterAxis = sel.value; this.ctx.save(); draw(); });
     h.append(sel);
-    draw();
+    // Below the first screen: its up to SCATTER_MAX points are laid out when it comes into view, not before the paint.
+    chart.classList.add('pending');
+    const io = new IntersectionObserver((es) => {
+      if (!es.some((e) => e.isIntersecting)) return;
+      io.disconnect();
+      chart.classList.remove('pending');
+      draw();
+    }, { rootMargin: '200px' });
+    io.observe(chart);
     const drawn = Math.min(d.scatter.points.length, SCATTER_MAX);
     const sampled = drawn < d.scatter.total ? ` ${drawn} of the ${d.scatter.total} tasks are drawn (every n-th).` : '';
     s.append(chart, el('p', 'note', `Each point is a task: its mean reward over measured attempts against its mean per attempt. Click a point to select the task.${sampled}`));
@@ -228,7 +248,12 @@ export class DashboardView {
     return s;
   }
 
+  private shownSelection: TaskTableRow | null | undefined;
+
   private showSelection(r: TaskTableRow | null): void {
+    // Called after every refilter (each page of rows too): the same row is not drawn (and asked for) again.
+    if (r === this.shownSelection && this.details.childElementCount) return;
+    this.shownSelection = r;
     const box = this.details;
     box.id = 'selection';
     if (!r) { box.replaceChildren(el('p', 'note', 'Select a task (click, or ↑/↓ in the table) to see its details; Enter or double-click opens its attempt\'s trajectory (else its test output).')); return; }

@@ -1,7 +1,9 @@
-// The Run Overview webview (browser, bundled as an iife into out/webview/runOverview.js). Handshake: posts `ready`,
-// the host answers `init` with the view model (src/protocol/runOverview.ts), re-sent whenever the run is re-read.
+// The Run Overview webview (browser, bundled as an iife into out/webview/runOverview.js). Handshake: posts `ready`
+// (early.ts, first thing), the host answers `init` with the first screen of the view model (src/protocol/runOverview.ts),
+// re-sent whenever the run is re-read; the task table's other rows are asked for in pages once it is painted.
 // Everything is built with DOM APIs and textContent: task names, exceptions and problems are untrusted text.
 // Filter state (text, outcome) and the run shown survive hide / reload through acquireVsCodeApi().getState/setState.
+import { vscodeApi } from './early';
 import '../lib/zodJitless';
 import { z } from 'zod';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
@@ -9,7 +11,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import {
-  type OverviewModel, type OverviewTaskRow, type PassAt, type WebviewMessage, OUTCOMES, parseHostMessage,
+  type HostMessage, type OverviewModel, type OverviewTaskRow, type PassAt, type WebviewMessage, OUTCOMES, parseHostMessage,
 } from '../../src/protocol/runOverview';
 import { RUN_KIND_LABELS, formatReward } from '../../src/core/format';
 import { type DashContext, type DashState, DashStateSchema, defaultDashState } from './context';
@@ -17,14 +19,7 @@ import { DashboardView } from './dashboard';
 import { codicon, el } from './dom';
 import { listenToHost } from '../lib/hostChannel';
 
-interface VsCodeApi {
-  postMessage(m: unknown): void;
-  getState(): unknown;
-  setState(s: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const vscode = vscodeApi;
 
 // runId: which run this panel shows, so VS Code can restore the panel after a reload (the host's serializer).
 // dash: the dashboard's own state (filters, sort, selection, scroll, pivot, chart ranges: runOverview/context.ts).
@@ -156,12 +151,30 @@ const GRID_EAGER_TASKS = 200;
 
 function renderGridSection(m: OverviewModel): HTMLElement {
   const d = el('details', 'grid-section');
-  d.open = m.tasks.length <= GRID_EAGER_TASKS;
-  d.append(el('summary', undefined, `Task × attempt grid (${m.tasks.length} tasks)`));
-  const fill = () => { if (!d.querySelector('#grid')) { d.append(renderToolbar(m), renderGrid(m)); applyFilter(); } };
+  d.open = !m.gridDeferred && m.tasks.length <= GRID_EAGER_TASKS;
+  d.append(el('summary', undefined, `Task × attempt grid (${m.tasks.length + m.tasksOmitted} tasks)`));
+  const fill = () => {
+    if (d.querySelector('#grid, .grid-loading')) return;
+    // A big run's grid is not in the init message: asked for now, drawn when it comes (showGrid).
+    if (model?.gridDeferred) { d.append(el('p', 'note grid-loading', 'Loading the grid…')); post({ type: 'grid' }); return; }
+    d.append(renderToolbar(m), renderGrid(m));
+    applyFilter();
+  };
   if (d.open) fill();
   else d.addEventListener('toggle', () => { if (d.open) fill(); });
   return d;
+}
+
+/** The grid the host sent for a run whose init deferred it. */
+function showGrid(g: Extract<HostMessage, { type: 'grid' }>): void {
+  if (!model || g.generation !== model.generation) return;
+  model = { ...model, columns: g.columns, tasks: g.tasks, tasksOmitted: g.tasksOmitted, gridDeferred: false };
+  const section = document.querySelector<HTMLDetailsElement>('details.grid-section');
+  if (!section) return;
+  section.querySelector('.grid-loading')?.remove();
+  section.append(renderToolbar(model), renderGrid(model));
+  applyFilter();
+  post({ type: 'rendered', rows: model.tasks.length, columns: model.columns.length, tableRows: dashboard.tableRows });
 }
 
 function renderGrid(m: OverviewModel): HTMLElement {
@@ -301,7 +314,27 @@ function render(m: OverviewModel): void {
   scroller.scrollTop = scrollTop;
   requestAnimationFrame(() => { scroller.scrollTop = scrollTop; });
   if (firstRender) { firstRender = false; dashboard.afterFirstRender(); }
-  post({ type: 'rendered', rows: m.tasks.length, columns: m.columns.length, tableRows: dashboard.tableRows });
+  post({ type: 'rendered', rows: m.tasks.length, columns: m.columns.length, tableRows: dashboard.tableRows, loading: dashboard.loading });
+  if (dashboard.loading) askMoreRows();
+}
+
+/**
+ * Asks the host for the task table's next page once this frame is painted (after the first screen, then after each
+ * page): the first screen never waits for the rest, and one page at a time is in flight.
+ */
+function askMoreRows(): void {
+  const gen = model?.generation;
+  requestAnimationFrame(() => setTimeout(() => {
+    if (model && model.generation === gen && dashboard.loading) post({ type: 'moreRows', generation: model.generation, from: dashboard.loadedRows });
+  }, 0));
+}
+
+/** A page of the task table's rows (of the init shown: pages of an earlier one are dropped). */
+function addRows(p: Extract<HostMessage, { type: 'rows' }>): void {
+  if (!model || p.generation !== model.generation) return;
+  dashboard.addRows(p.from, p.rows, p.done);
+  if (dashboard.loading) askMoreRows();
+  else post({ type: 'rendered', rows: model.tasks.length, columns: model.columns.length, tableRows: dashboard.tableRows, loading: false });
 }
 
 function renderGone(): void {
@@ -320,9 +353,27 @@ document.addEventListener('click', (e) => {
   if (problem?.dataset.index) post({ type: 'openProblem', index: Number(problem.dataset.index) });
 });
 
-const reportError = listenToHost(post, parseHostMessage, (m) => {
+// Marks of the first paint (performance.getEntriesByType('mark'); 'script' and 'ready' are early.ts's):
+// bench/dashboardPaint.bench.ts reads them.
+const mark = (name: string): void => { performance.mark(`overview:${name}`); };
+mark('listening');
+const parseTimed = (data: unknown) => {
+  const init = firstRender && (data as { type?: unknown } | null)?.type === 'init';
+  if (init) mark('init-received');
+  const r = parseHostMessage(data);
+  if (init) mark('init-parsed');
+  return r;
+};
+
+const reportError = listenToHost(post, parseTimed, (m) => {
   try {
-    if (m.type === 'init') render(m.model);
+    if (m.type === 'init') {
+      const first = firstRender;
+      render(m.model);
+      if (first) { mark('rendered'); requestAnimationFrame(() => setTimeout(() => mark('painted'), 0)); }
+    }
+    else if (m.type === 'rows') addRows(m);
+    else if (m.type === 'grid') showGrid(m);
     else if (m.type === 'gone') renderGone();
     else if (m.type === 'training') dashboard.setTraining(m.series);
     else if (m.type === 'rewardDetails') dashboard.showRewardDetails(m.details);
@@ -331,4 +382,3 @@ const reportError = listenToHost(post, parseHostMessage, (m) => {
   }
 });
 
-post({ type: 'ready' });

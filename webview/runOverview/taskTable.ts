@@ -2,6 +2,8 @@
 // duration, exception, provenance), sortable by any column, filtered by text, outcome, reward range and failure
 // cause, virtualised (only the rows in view exist in the DOM, so 10k tasks scroll freely), with keyboard navigation
 // (↑/↓/j/k, PageUp/PageDown, Home/End, Enter opens the attempt). Filters, sort, selection and scroll survive updates.
+// A big run's rows come in pages after the first screen (addRows): filters and sort apply to the rows in so far, the
+// saved scroll position is put back as soon as the rows reach it, and "loading" says how many are still to come.
 import type { Dashboard, TaskTableRow } from '../../src/protocol/dashboard';
 import type { TableText } from '../../src/core/dashboard/tableText';
 import { type DashContext, copyButtons } from './context';
@@ -40,7 +42,12 @@ function compare(a: number | string | null, b: number | string | null): number {
 export class TaskTable {
   readonly root = el('section', 'dash-section task-table');
   private rows: TaskTableRow[] = [];
+  /** Rows the table has once every page is in. */
+  private total = 0;
   private view: TaskTableRow[] = [];
+  /** The saved scroll position still to be put back (the rows below it may not be in yet); null once done. */
+  private restoreTo: number | null = null;
+  private readonly loadingLabel = el('span', 'tt-loading');
   private readonly body = el('div', 'tt-body');
   private readonly spacer = el('div', 'tt-spacer');
   private readonly shownLabel = el('span', 'tt-shown');
@@ -54,7 +61,13 @@ export class TaskTable {
     this.body.setAttribute('role', 'grid');
     this.body.setAttribute('aria-label', 'Tasks');
     this.body.append(this.spacer);
-    this.body.addEventListener('scroll', () => { this.ctx.state.tableScroll = this.body.scrollTop; this.schedule(); this.saveSoon(); });
+    this.body.addEventListener('scroll', () => {
+      // A scroll clamped while the rows are still coming in is not the user's: the saved position is kept.
+      if (this.restoreTo === null) { this.ctx.state.tableScroll = this.body.scrollTop; this.saveSoon(); }
+      this.schedule();
+    });
+    const userScrolls = () => { this.restoreTo = null; };
+    for (const ev of ['wheel', 'pointerdown', 'keydown', 'touchstart']) this.body.addEventListener(ev, userScrolls, { passive: true });
     this.body.addEventListener('keydown', (e) => this.key(e));
     this.body.addEventListener('click', (e) => {
       const row = (e.target instanceof Element ? e.target : null)?.closest<HTMLElement>('.tt-row[data-id]');
@@ -75,9 +88,11 @@ export class TaskTable {
   onSelection(f: (r: TaskTableRow | null) => void): void { this.onSelect = f; }
 
   /** Builds the section for `d` (called on every init; the state carries filters, sort, selection and scroll). */
-  render(d: Dashboard): HTMLElement {
-    this.rows = d.rows;
+  render(d: Dashboard, outcomes: readonly string[]): HTMLElement {
+    this.rows = d.rows.slice();
+    this.total = Math.max(d.rowsTotal, d.rows.length);
     const s = this.ctx.state;
+    this.restoreTo = s.tableScroll > 0 ? s.tableScroll : null;
     const h = el('h2', undefined, 'Tasks');
     h.append(copyButtons(this.ctx, 'the task table (filtered rows)', () => this.tableText()));
     const bar = el('div', 'tt-toolbar');
@@ -90,7 +105,8 @@ export class TaskTable {
     const outcome = el('select', 'tt-outcome');
     outcome.setAttribute('aria-label', 'Filter by outcome');
     outcome.append(new Option('All outcomes', ''));
-    const present = new Set(d.rows.flatMap((r) => r.outcomes));
+    // The run's outcomes (from its counts: the rows may not all be in yet).
+    const present = new Set(outcomes);
     for (const o of present) outcome.append(new Option(this.ctx.outcomeLabel(o), o));
     outcome.value = present.has(s.outcome as never) ? s.outcome : '';
     outcome.addEventListener('change', () => { s.outcome = outcome.value; this.refilter(); });
@@ -126,7 +142,7 @@ export class TaskTable {
       this.refilter();
     });
     bar.append(text, outcome, cause, el('span', 'lbl', 'mean reward'), num('tt-min', 'min', s.rewardMin, (x) => { s.rewardMin = x; }),
-      el('span', 'lbl', 'to'), num('tt-max', 'max', s.rewardMax, (x) => { s.rewardMax = x; }), prov, clear, this.shownLabel);
+      el('span', 'lbl', 'to'), num('tt-max', 'max', s.rewardMax, (x) => { s.rewardMax = x; }), prov, clear, this.shownLabel, this.loadingLabel);
 
     this.head.replaceChildren();
     this.head.setAttribute('role', 'row');
@@ -141,7 +157,13 @@ export class TaskTable {
       th.title = `Sort by ${c.label}`;
       th.addEventListener('click', () => {
         if (s.sort === c.key) s.sortDesc = !s.sortDesc; else { s.sort = c.key; s.sortDesc = c.key !== 'id'; }
-        this.render(d);
+        this.head.querySelectorAll('.tt-th').forEach((x) => {
+          const k = (x as HTMLElement).dataset.key;
+          x.setAttribute('aria-sort', k === s.sort ? (s.sortDesc ? 'descending' : 'ascending') : 'none');
+          x.querySelector('.codicon')?.remove();
+          if (k === s.sort) x.append(codicon(s.sortDesc ? 'arrow-down' : 'arrow-up'));
+        });
+        this.refilter();
       });
       this.head.append(th);
     }
@@ -165,6 +187,20 @@ export class TaskTable {
     return true;
   }
 
+  /** Rows the host sent after the first screen, in order from `from` (a page out of order is dropped). */
+  addRows(from: number, rows: readonly TaskTableRow[], done: boolean): void {
+    if (from !== this.rows.length) return;
+    for (const r of rows) this.rows.push(r);
+    if (done || this.rows.length > this.total) this.total = this.rows.length;
+    this.refilter(true);
+  }
+
+  /** Rows are still to come from the host. */
+  get loading(): boolean { return this.rows.length < this.total; }
+
+  /** Rows in so far. */
+  get loaded(): number { return this.rows.length; }
+
   /** Applies filters and sort; keeps the scroll position on a live update (`restore`), resets it on a filter change. */
   refilter(restore = false): void {
     const s = this.ctx.state;
@@ -173,12 +209,18 @@ export class TaskTable {
     this.view = this.rows.filter((r) => this.matches(r));
     this.view.sort((a, b) => { const x = col.sort(a); const y = col.sort(b); return x === null || y === null ? compare(x, y) : dir * compare(x, y); });
     this.shownLabel.textContent = `${this.view.length} of ${this.rows.length} tasks`;
+    this.loadingLabel.textContent = this.loading ? `loading ${this.total - this.rows.length} more…` : '';
+    this.root.classList.toggle('loading', this.loading);
     this.spacer.style.height = `${this.view.length * ROW_H}px`;
     this.renderedRange = '';
-    if (!restore) { s.tableScroll = 0; this.body.scrollTop = 0; this.ctx.save(); }
+    if (!restore) { this.restoreTo = null; s.tableScroll = 0; this.body.scrollTop = 0; this.ctx.save(); }
     this.root.dataset.shown = String(this.view.length);
+    this.root.dataset.loading = String(this.loading);
     requestAnimationFrame(() => {
-      if (restore) this.body.scrollTop = s.tableScroll;
+      if (restore && this.restoreTo !== null) {
+        this.body.scrollTop = this.restoreTo;
+        if (!this.loading || this.body.scrollTop >= this.restoreTo - 1) this.restoreTo = null;
+      }
       this.draw();
       this.onSelect(this.selectedRow());
     });

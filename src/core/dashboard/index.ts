@@ -5,7 +5,7 @@
 // provenance findings; the viewer-data pivot.
 import type { Attempt, Outcome, Run, Task } from '../model';
 import { OUTCOMES } from '../model';
-import { passAtK, passedAt } from '../passAtK';
+import { passAtKs, passedAt } from '../passAtK';
 import { relativeInside } from '../paths';
 import type { Dashboard, PassAtRow, ProvenanceRow, ScatterAxis, ScatterPoint, TaskTableRow } from '../../protocol/dashboard';
 import { causeOf, failingTests, failureCauses } from './causes';
@@ -13,8 +13,13 @@ import { cellUnits, viewerPivot } from './pivot';
 import { rewardDistribution, usageStat } from './stats';
 
 export interface DashboardOptions {
-  /** Most task rows sent (the rest is counted in rowsOmitted). */
+  /** Most task rows the table has (the rest is counted in rowsOmitted). */
   maxRows?: number;
+  /**
+   * Rows in this model: the first page (the panel sends the rest in pages, see `dashboardRows`); all of them
+   * (up to maxRows) when not given. `rowsTotal` counts the rows the table has once every page is in.
+   */
+  firstRows?: number;
   maxProvenance?: number;
   /** Highest k of the pass@k table. */
   maxK?: number;
@@ -127,14 +132,22 @@ function sample<T>(xs: T[], max: number): T[] {
   return step > 1 ? xs.filter((_, i) => i % step === 0) : xs;
 }
 
+const DEFAULT_MAX_ROWS = 20_000;
+
+/** The task table's rows `from` … `to` − 1 (clamped to the table's rows), for the pages sent after the first. */
+export function dashboardRows(run: Run, from: number, to: number, maxRows = DEFAULT_MAX_ROWS): TaskTableRow[] {
+  return run.tasks.slice(Math.max(0, from), Math.min(to, maxRows)).map((t) => taskRow(run, t));
+}
+
 export function dashboardModel(run: Run, opts: DashboardOptions = {}): Dashboard {
-  const maxRows = opts.maxRows ?? 20_000;
+  const maxRows = opts.maxRows ?? DEFAULT_MAX_ROWS;
   const maxProv = opts.maxProvenance ?? 2000;
   const viewer = run.kind === 'viewer-data';
   const units = viewer ? cellUnits(run) : run.tasks.map((t) => ({ rewards: ordered(t).map((a) => a.reward) }));
   const kMax = Math.min(opts.maxK ?? 100, Math.max(1, ...units.map((u) => u.rewards.length)));
   const passAt: PassAtRow[] = [];
-  for (let k = 1; k <= kMax; k++) { const r = passAtK(units, k); passAt.push({ k, value: r.value, nTasks: r.nTasks, nMeasured: r.nMeasured, nAllInfra: r.nAllInfra }); }
+  const ks = Array.from({ length: kMax }, (_, i) => i + 1);
+  passAtKs(units, ks).forEach((r, i) => passAt.push({ k: ks[i], value: r.value, nTasks: r.nTasks, nMeasured: r.nMeasured, nAllInfra: r.nAllInfra }));
 
   // One pass over every attempt for the per-attempt figures.
   let nAll = 0;
@@ -180,17 +193,19 @@ export function dashboardModel(run: Run, opts: DashboardOptions = {}): Dashboard
   }
   provenance.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'warning' ? -1 : 1));
 
-  const shown = run.tasks.slice(0, maxRows);
+  const rowsTotal = Math.min(run.tasks.length, maxRows);
+  const shown = run.tasks.slice(0, Math.min(rowsTotal, opts.firstRows ?? rowsTotal));
   return {
     unit: viewer ? 'task-cell' : 'task',
     passAt,
     rewards: rewardDistribution(rewardsAll),
     usage: { tokens: usageStat(tokensAll), costUsd: usageStat(costAll), durationSec: usageStat(durAll) },
-    scatter: { axes, points: sample(points, opts.maxPoints ?? 2000), total: points.length },
+    scatter: { axes, points: sample(points, opts.maxPoints ?? 1000), total: points.length },
     causes: failureCauses(run),
     failingTests: failingTests(run),
     rows: shown.map((t, i) => taskRow(run, t, figures[i])),
-    rowsOmitted: run.tasks.length - shown.length,
+    rowsTotal,
+    rowsOmitted: run.tasks.length - rowsTotal,
     provenance,
     provenanceOmitted: provenanceTotal - provenance.length,
     pivot: viewerPivot(run),

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
 import { type TreeNode, taskNode } from '../../views/tree/nodes';
 import { type HostMessage, type WebviewMessage, parseWebviewMessage } from '../../protocol/runOverview';
-import { evidenceToOpen, findAttempt, overviewModel } from '../../views/runOverviewModel';
+import { clipForWebview, evidenceToOpen, findAttempt, gridPart, overviewModel } from '../../views/runOverviewModel';
+import { dashboardRows } from '../../core/dashboard';
 import type { HostContext } from '../hostContext';
 import { openProblem } from '../openProblem';
 import { mayOpen } from '../openGuard';
@@ -15,6 +16,15 @@ import { DashboardHost } from './dashboardHost';
 import { PanelHost, type PanelSpec } from './panelHost';
 
 export const OVERVIEW_VIEW_TYPE = 'harborRuns.runOverview';
+
+/**
+ * The first screen is sent at once and small, whatever the run's size: the task table's first rows (the page asks
+ * for the others in pages once it has painted, one page at a time, so neither side is ever busy for long), and the
+ * task × attempt grid only for a run it is shown open for (else on request).
+ */
+const FIRST_ROWS = 150;
+const PAGE_ROWS = 2500;
+const GRID_EAGER_TASKS = 200;
 
 const SPEC: PanelSpec<WebviewMessage> = {
   viewType: OVERVIEW_VIEW_TYPE,
@@ -41,6 +51,9 @@ export function registerRunOverview(ctx: HostContext): void {
 export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
   /** Training curves, reward details and copied tables: the dashboard's own messages. */
   private readonly dashboard: DashboardHost;
+  /** The current init, and the run it was built from (pages are cut from the same run; a newer init ends them). */
+  private generation = 0;
+  private table: { run: Run; total: number } | undefined;
 
   /** Opens (or reveals) the overview of `run`. */
   static show(ctx: HostContext, run: Run): RunOverviewPanel {
@@ -92,11 +105,29 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
     const run = this.ctx.store.get(this.runId);
     if (!run) { void this.post({ type: 'gone', runId: this.runId }); return; }
     const t0 = Date.now();
-    const model = overviewModel(run);
+    const generation = ++this.generation;
+    const model = overviewModel(run, { firstRows: FIRST_ROWS, deferGridAbove: GRID_EAGER_TASKS, generation });
     const built = Date.now() - t0;
     const log = this.ctx.log;
-    void this.post({ type: 'init', model }).then((ok) => log.debug(`run overview: init sent (${model.tasks.length} tasks, model built in ${built} ms) → ${ok}`), (e) => log.warn(`run overview: init failed ${String(e)}`));
+    const d = model.dashboard;
+    this.table = { run, total: model.dashboard?.rowsTotal ?? 0 };
+    void this.post({ type: 'init', model }).then(
+      (ok) => log.debug(`run overview: init sent (${d?.rows.length ?? 0} of ${d?.rowsTotal ?? 0} table rows, model built in ${built} ms) → ${ok}`),
+      (e) => log.warn(`run overview: init failed ${String(e)}`));
     if (model.hasTraining) this.dashboard.sendTraining(run).catch((e) => log.warn(`run dashboard: training metrics not sent: ${String(e)}`));
+  }
+
+  /** The page of the task table's rows from `from`, of the current init (a page asked by an older one is not sent). */
+  private async sendRows(generation: number, from: number): Promise<void> {
+    const t = this.table;
+    if (!t || generation !== this.generation || from >= t.total) return;
+    const rows = clipForWebview(t.run, dashboardRows(t.run, from, Math.min(t.total, from + PAGE_ROWS)));
+    await this.post({ type: 'rows', generation, from, rows, done: from + rows.length >= t.total });
+  }
+
+  private sendGrid(): void {
+    const run = this.ctx.store.get(this.runId);
+    if (run) void this.post({ type: 'grid', generation: this.generation, ...gridPart(run) });
   }
 
   protected async onMessage(m: WebviewMessage): Promise<void> {
@@ -104,6 +135,8 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
       case 'ready': this.ready = true; this.sendInit(); break;
       case 'openAttempt': await this.openAttempt(m.taskId, m.attemptId, m.target); break;
       case 'openProblem': await this.openProblem(m.index); break;
+      case 'grid': this.sendGrid(); break;
+      case 'moreRows': await this.sendRows(m.generation, m.from); break;
       case 'cspViolation': this.ctx.log.warn(`run overview: CSP violation ${m.directive} ${m.blocked}`); break;
       case 'error': this.ctx.log.warn(`run overview (webview): ${m.message}`); break;
       case 'rendered': break;

@@ -8,7 +8,8 @@ import { repoRoot as findRepoRoot } from '../../support/paths';
 import type { Attempt, Outcome, Run, Task } from '../../../src/core/model';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
-import { evidenceToOpen, findAttempt, overviewModel } from '../../../src/views/runOverviewModel';
+import { clipForWebview, evidenceToOpen, findAttempt, gridPart, overviewModel } from '../../../src/views/runOverviewModel';
+import { dashboardRows } from '../../../src/core/dashboard';
 import { OverviewModelSchema, parseHostMessage } from '../../../src/protocol/runOverview';
 
 const repoRoot = findRepoRoot();
@@ -181,4 +182,44 @@ test('the dashboard of a run with 100,000-character ids and messages: ids as the
   const small = overviewModel(run([{ id: 't1', label: 'one', attempts: [attempt('t1', 0, 'passed', 1)] }])).dashboard!;
   assert.equal(small.rows[0].id, 't1');
   assert.equal(small.rows[0].openAttemptId, 't1#0');
+});
+
+test('a big run\'s first screen: the task table\'s first rows, the rest in pages that add up to the whole table; the grid on request', () => {
+  const outcomes: Outcome[] = ['passed', 'failed', 'agent-error', 'infra-error'];
+  const tasks = Array.from({ length: 1000 }, (_, i) => ({
+    id: `t${String(i).padStart(4, '0')}`, label: `t${i}`,
+    attempts: Array.from({ length: 4 }, (_, a) => attempt(`t${i}`, a, outcomes[(i + a) % 4], outcomes[(i + a) % 4] === 'passed' ? 1 : outcomes[(i + a) % 4] === 'infra-error' ? null : 0,
+      outcomes[(i + a) % 4] === 'agent-error' ? { exception: { type: 'NonZeroAgentExitCodeError', message: `exit ${i}` } } : {})),
+  }));
+  const r = run(tasks);
+  const whole = overviewModel(r);
+  const first = overviewModel(r, { firstRows: 100, deferGridAbove: 200, generation: 7 });
+  const d = first.dashboard!;
+  assert.equal(d.rows.length, 100);
+  assert.equal(d.rowsTotal, 1000);
+  assert.equal(d.rowsOmitted, 0);
+  assert.equal(first.generation, 7);
+  // Everything but the rows is the whole run's: counts, pass@k, causes are not of the first page.
+  assert.deepEqual(first.counts, whole.counts);
+  assert.deepEqual(d.passAt, whole.dashboard!.passAt);
+  assert.deepEqual(d.causes, whole.dashboard!.causes);
+  // The grid is left out: counted, sent on request (gridPart), the same as the whole model's.
+  assert.equal(first.gridDeferred, true);
+  assert.deepEqual([first.tasks.length, first.tasksOmitted], [0, 1000]);
+  const grid = gridPart(r);
+  assert.deepEqual([grid.columns, grid.tasks, grid.tasksOmitted], [whole.columns, whole.tasks, whole.tasksOmitted]);
+  assert.equal(overviewModel(run(tasks.slice(0, 200)), { deferGridAbove: 200 }).gridDeferred, false, 'a run at the threshold has its grid');
+  // The pages (as the panel builds them) complete the table: the same rows, in order, as the whole model's.
+  const pages = [];
+  for (let from = d.rows.length; from < d.rowsTotal; from += 300) pages.push(...clipForWebview(r, dashboardRows(r, from, from + 300)));
+  assert.deepEqual([...d.rows, ...pages], whole.dashboard!.rows);
+  assert.deepEqual(dashboardRows(r, 990, 5000).map((x) => x.id), tasks.slice(990).map((t) => t.id), 'a page past the end is clamped');
+  // The first screen is small whatever the run's size, and each message is one the webview accepts.
+  const initBytes = JSON.stringify({ type: 'init', model: first }).length;
+  assert.ok(initBytes * 4 < JSON.stringify({ type: 'init', model: whole }).length, `first screen ${initBytes} bytes`);
+  assert.ok(parseHostMessage(JSON.parse(JSON.stringify({ type: 'init', model: first }))).ok);
+  const page = parseHostMessage({ type: 'rows', generation: 7, from: 100, rows: pages.slice(0, 300), done: false });
+  assert.ok(page.ok, page.ok ? '' : page.error);
+  assert.ok(parseHostMessage({ type: 'grid', generation: 7, ...grid }).ok);
+  assert.equal(parseHostMessage({ type: 'rows', generation: 7, from: 100, rows: [{ id: 'x' }], done: true }).ok, false, 'a malformed row is refused');
 });
