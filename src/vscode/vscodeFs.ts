@@ -1,6 +1,6 @@
 // FsPort on `vscode.workspace.fs` for the workspace's `file:` folders (the only ones the extension reads: it runs
 // where the files are, extensionKind "workspace", so over Remote-SSH, WSL and code-server they are `file:` too).
-// workspace.fs has no streaming and no bounded read: readFile, readChunks, openSequential, listDirs, probeDirs,
+// workspace.fs has no streaming and no bounded read: readFile, readChunks, openSequential, listDirs, probeDirs, gather,
 // writeFileAtomic, remove, realpath and realpathDirs use Node (a FIFO or a device is never read), keeping memory
 // constant on 1 GB files and listing a run's verifier folders on a worker thread, off the extension host's thread. Folders of other schemes (virtual workspaces) are not read.
 import * as vscode from 'vscode';
@@ -60,6 +60,16 @@ export class VscodeFs implements FsPort {
   listDirs: NonNullable<FsPort['listDirs']> = (paths) => this.node.listDirs(paths);
 
   probeDirs: NonNullable<FsPort['probeDirs']> = (candidates, names) => this.node.probeDirs(candidates, names);
+
+  /**
+   * The readers' batches (a Harbor job's trial folders, listings and small files) on Node's worker thread, as the
+   * CLI reads them: through workspace.fs each folder and file was a round trip to the workbench, ~10× the CLI's time
+   * on a big job. Each file is read at most up to the read limit (harborRuns.maxFileSizeMB) as well as its own cap.
+   */
+  gather: NonNullable<FsPort['gather']> = (lists, reads, stats) => {
+    const max = this.maxFileBytes;
+    return this.node.gather(lists, reads.map((r) => (r.maxBytes <= max ? r : { path: r.path, maxBytes: max })), stats);
+  };
 
   async mkdirp(p: string): Promise<void> {
     await vscode.workspace.fs.createDirectory(vscode.Uri.file(p));
