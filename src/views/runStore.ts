@@ -5,10 +5,12 @@ import type { FsPort } from '../core/fs/port';
 import type { Run, RunState } from '../core/model';
 import { type DiscoveryReport, describeCap, describeLink, discoverRuns, emptyDiscoveryReport, type RunCandidate } from '../core/discovery';
 import { readCandidate } from '../core/load';
+import { type HarborJobState, readHarborJobState, rereadHarborTrials, trialFolderOf } from '../core/readers/harborJob';
 import { isAtomicTempPath } from '../core/fs/port';
 import { dirname, isWithin as within } from '../core/paths';
 import { isRunSummaryPath, rolloutsPathForSummary } from '../core/summary/paths';
 import { Disposable, Emitter, type Event, toDisposable } from '../core/lifecycle';
+import { withLongestBlock } from './loopBlock';
 
 export interface StoreFolder {
   /** Absolute POSIX path of the workspace folder. */
@@ -46,6 +48,14 @@ interface Entry {
   /** When the run was read (ms since the epoch) and how long that took: a big run is not re-read back to back. */
   readAt: number;
   readMs: number;
+  /** A Harbor job as read, trial by trial: a change inside a few trial folders re-reads only those. */
+  harbor?: HarborJobState;
+}
+
+function attemptCount(run: Run): number {
+  let n = 0;
+  for (const t of run.tasks) n += t.attempts.length;
+  return n;
 }
 
 function candidateKey(c: RunCandidate): string {
@@ -234,8 +244,9 @@ export class RunStore extends Disposable {
   private async read(c: RunCandidate, folder: string): Promise<Entry | undefined> {
     const t0 = Date.now();
     try {
-      const run = await readCandidate(this.opts.fs, c);
-      return { run, candidate: c, folder, prefixes: prefixesOf(run), readAt: Date.now(), readMs: Date.now() - t0 };
+      const harbor = c.variant === 'job' ? await readHarborJobState(this.opts.fs, c.root).catch(() => undefined) : undefined;
+      const run = harbor?.run ?? await readCandidate(this.opts.fs, c);
+      return { run, candidate: c, folder, prefixes: prefixesOf(run), readAt: Date.now(), readMs: Date.now() - t0, ...(harbor ? { harbor } : {}) };
     } catch (e) {
       this.log('error', `cannot read run ${c.anchor}: ${(e as Error).stack ?? String(e)}`);
       return undefined;
@@ -244,6 +255,12 @@ export class RunStore extends Disposable {
 
   private async loadAll(): Promise<void> {
     const started = Date.now();
+    const { value: count, blockedMs } = await withLongestBlock(() => this.loadAllNow());
+    if (count !== undefined) this.log('info', `loaded ${count} run(s) in ${Date.now() - started} ms, longest event-loop block ${blockedMs.toFixed(0)} ms`);
+  }
+
+  /** The number of runs read; undefined when the store was disposed meanwhile. */
+  private async loadAllNow(): Promise<number | undefined> {
     const fresh = new Map<string, Entry>();
     // The first load shows each run as soon as it is read (a 10,000-trial job does not hold the others back); a
     // reload swaps the whole set at the end, so the tree never shows a half-read set in place of a whole one.
@@ -260,7 +277,7 @@ export class RunStore extends Disposable {
       }
       let firedAt = Date.now();
       for (const { folder, candidate } of found) {
-        if (this.isDisposed) return;
+        if (this.isDisposed) return undefined;
         const e = await this.read(candidate, folder);
         if (e) fresh.set(e.run.id, e);
         if (!first) continue;
@@ -271,7 +288,7 @@ export class RunStore extends Disposable {
       this.entries.clear();
       for (const [k, v] of fresh) this.entries.set(k, v);
       this.loadedOnce = true;
-      this.log('info', `loaded ${fresh.size} run(s) in ${Date.now() - started} ms`);
+      return fresh.size;
     } finally {
       this.pending = [];
       this.markDiscovered?.();
@@ -293,8 +310,15 @@ export class RunStore extends Disposable {
       this.fire({});
       return undefined;
     }
-    const e = await this.read(old.candidate, old.folder);
+    const t0 = Date.now();
+    const { value: e, blockedMs } = await withLongestBlock(() => this.read(old.candidate, old.folder));
     if (!e) return old.run;
+    this.log('info', `re-read ${old.candidate.anchor} in ${Date.now() - t0} ms (${attemptCount(e.run)} attempts), longest event-loop block ${blockedMs.toFixed(0)} ms`);
+    return this.replace(old, e);
+  }
+
+  private replace(old: Entry, e: Entry): Run {
+    const runId = old.run.id;
     this.entries.delete(runId);
     this.entries.set(e.run.id, e);
     this.fire(e.run.id === runId ? { runIds: [runId] } : {});
@@ -302,6 +326,32 @@ export class RunStore extends Disposable {
       this.completed.fire({ run: e.run, from: old.run.state });
     }
     return e.run;
+  }
+
+  /** The trial folders of a Harbor job the changed paths lie in; undefined when one is not in a trial folder. */
+  private trialsChanged(e: Entry, paths: readonly string[]): string[] | undefined {
+    if (!e.harbor) return undefined;
+    const names = new Set<string>();
+    for (const p of paths) {
+      const name = trialFolderOf(e.harbor, p);
+      if (name === undefined) return undefined;
+      names.add(name);
+    }
+    return [...names];
+  }
+
+  /** A Harbor job after changes inside a few of its trial folders: only those are read again (else the whole run). */
+  private async refreshTrials(runId: string, paths: readonly string[]): Promise<Run | undefined> {
+    const old = this.entries.get(runId);
+    const names = old && this.trialsChanged(old, paths);
+    if (!old?.harbor || !names) return this.refreshOne(runId);
+    const t0 = Date.now();
+    const { value: next, blockedMs } = await withLongestBlock(() => rereadHarborTrials(this.opts.fs, old.harbor!, names).catch(() => undefined));
+    if (!next) return this.refreshOne(runId);
+    const run = next.state.run;
+    const readMs = Date.now() - t0;
+    this.log('info', `re-read ${names.length} trial folder(s) of ${old.candidate.anchor} in ${readMs} ms (${next.read} attempts), longest event-loop block ${blockedMs.toFixed(0)} ms`);
+    return this.replace(old, { ...old, run, prefixes: prefixesOf(run), readAt: Date.now(), readMs, harbor: next.state });
   }
 
   /**
@@ -382,6 +432,7 @@ export class RunStore extends Disposable {
       let cool = 0;
       const later = paths.filter((p) => this.runsAt(p).some((r) => {
         const e = this.entries.get(r.id);
+        if (e && this.trialsChanged(e, [p])) return false; // a trial's re-read is small: no need to cool down
         const wait = e ? e.readAt + 2 * e.readMs - now : 0;
         cool = Math.max(cool, wait);
         return wait > 0;
@@ -394,18 +445,21 @@ export class RunStore extends Disposable {
       }
     }
     return this.enqueue(async () => {
-      const runIds = new Set<string>();
+      const byRun = new Map<string, string[]>();
       const folders = new Set<string>();
       for (const p of paths) {
         if (await this.isOwnWrite(p)) continue;
         const runs = this.runsAt(p);
-        for (const r of runs) runIds.add(r.id);
+        for (const r of runs) {
+          const list = byRun.get(r.id);
+          if (list) list.push(p); else byRun.set(r.id, [p]);
+        }
         if (this.mayMakeRun(p, runs.length > 0)) {
           const f = this.opts.folders().find((x) => within(p, x.path));
           if (f) folders.add(f.path);
         }
       }
-      for (const id of runIds) await this.refreshOne(id);
+      for (const [id, changed] of byRun) await this.refreshTrials(id, changed);
       for (const f of folders) await this.reloadFolderNow(f, false);
     });
   }

@@ -194,16 +194,57 @@ export interface HarborReadOptions {
  *   #1..#n; the attempt id carries the cell when the job ran more than one.
  */
 export async function readHarborJob(fs: FsPort, jobDir: string, opts: HarborReadOptions = {}): Promise<Run> {
+  return (await readHarborJobState(fs, jobDir, opts)).run;
+}
+
+/** A job as read, with what it was built from, so a change inside a few trial folders re-reads only those. */
+export interface HarborJobState {
+  run: Run;
+  root: string;
+  jobFinished: boolean;
+  /** Every trial read, in folder-name order. */
+  trials: readonly TrialRead[];
+}
+
+/** readHarborJob, keeping what the run was built from (rereadHarborTrials takes it). */
+export async function readHarborJobState(fs: FsPort, jobDir: string, opts: HarborReadOptions = {}): Promise<HarborJobState> {
   const root = trimDir(jobDir);
   const { entries, job } = await readJobFiles(fs, root);
-  const finishedAt = job.result?.finished_at ?? null;
-  const jobFinished = !!finishedAt;
+  const jobFinished = !!job.result?.finished_at;
   const names = trialFolderNames(entries);
   const assemble = (trials: readonly TrialRead[]) => runOf(root, entries, job, trials);
   const trials = await readTrials(fs, root, names, jobFinished, opts.onProgress && ((p) => {
     opts.onProgress!({ done: p.done, total: p.total, partial: () => assemble(p.trials) });
   }));
-  return assemble(trials);
+  return { run: assemble(trials), root, jobFinished, trials };
+}
+
+/** The trial folder a changed path lies in (its name), or undefined for the job folder itself and the job's own files. */
+export function trialFolderOf(state: HarborJobState, p: string): string | undefined {
+  if (!p.startsWith(`${state.root}/`)) return undefined;
+  const rest = p.slice(state.root.length + 1);
+  const name = rest.split('/')[0];
+  if (!name || name.startsWith('.')) return undefined;
+  if (!rest.includes('/') && (JOB_FILES.has(name) || /\.[^.]+$/.test(name))) return undefined;
+  return name;
+}
+
+const JOB_FILES = new Set(['config.json', 'lock.json', 'result.json', 'job.log', 'analysis.json']);
+
+/**
+ * The job after changes inside the trial folders `names` only (written, created or deleted): the job's own files and
+ * listing are read again, those trials re-read and every other trial kept as it was read. undefined when the job's
+ * result says it finished or reopened since (every trial's outcome depends on that: read the whole job again).
+ */
+export async function rereadHarborTrials(fs: FsPort, prev: HarborJobState, names: readonly string[]): Promise<{ state: HarborJobState; read: number } | undefined> {
+  const root = prev.root;
+  const { entries, job } = await readJobFiles(fs, root);
+  const jobFinished = !!job.result?.finished_at;
+  if (jobFinished !== prev.jobFinished) return undefined;
+  const changed = new Set(names);
+  const fresh = await readTrials(fs, root, [...changed].filter((n) => entries.get(n) === 'dir').sort(), jobFinished);
+  const trials = prev.trials.filter((t) => !changed.has(t.name)).concat(fresh).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { state: { run: runOf(root, entries, job, trials), root, jobFinished, trials }, read: fresh.length };
 }
 
 function runOf(root: string, entries: Map<string, string>, job: JobFiles, trials: readonly TrialRead[]): Run {

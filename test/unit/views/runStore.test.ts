@@ -12,6 +12,7 @@ import { generateHarborJob } from '../../../scripts/sample-runs/harborJob';
 import { harborEveryCase } from '../../../scripts/sample-runs/harborSpec';
 import { runSummaryPathFor, writeRunSummary } from '../../../src/core/summary';
 import { runFromWrittenSummary } from '../../../src/core/readers/runSummary';
+import { readHarborJob } from '../../../src/core/readers/harborJob';
 
 async function setup() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-store-')).split(path.sep).join('/');
@@ -88,6 +89,51 @@ test('a watched job that finishes fires one completion (running → complete)', 
     store.notePathsChanged([resultPath]);
     await store.whenIdle();
     assert.deepEqual(completions, ['running→complete'], 'not twice');
+  } finally {
+    store.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a change inside one trial folder of a job re-reads that trial only, and the run is the one a full read gives', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-store-trial-')).split(path.sep).join('/');
+  const logs: string[] = [];
+  const store = new RunStore({ fs: new NodeFs(), folders: () => [{ path: root, name: 'ws' }], filters: () => ({ include: [], exclude: [] }),
+    debounceMs: 20, log: (_l, m) => logs.push(m) });
+  const fresh = async () => (await readHarborJob(new NodeFs(), store.runs().find((r) => r.kind === 'harbor-job')!.root));
+  const settle = async (changed: string[]) => { logs.length = 0; store.notePathsChanged(changed); await store.whenIdle(); };
+  try {
+    const job = await generateHarborJob(path.join(root, 'jobs'), harborEveryCase());
+    await store.ensureLoaded();
+    const trials = fs.readdirSync(job.jobDir).filter((n) => fs.existsSync(path.join(job.jobDir, n, 'result.json'))).sort();
+    const jobRun = () => store.runs().find((r) => r.kind === 'harbor-job')!;
+    const attempts = () => jobRun().tasks.reduce((n, t) => n + t.attempts.length, 0);
+    const before = attempts();
+
+    // One trial's reward changes: only that trial is read, and the run equals a whole read of the job.
+    const runBefore = structuredClone(jobRun());
+    const resultPath = path.join(job.jobDir, trials[0], 'result.json');
+    const result = JSON.parse(fs.readFileSync(resultPath, 'utf8')) as { verifier_result?: { rewards?: Record<string, number> } };
+    result.verifier_result = { rewards: { reward: 0.25 } };
+    fs.writeFileSync(resultPath, JSON.stringify(result));
+    await settle([resultPath.split(path.sep).join('/')]);
+    assert.ok(logs.some((m) => /^re-read 1 trial folder\(s\) of .* \(1 attempts\)/.test(m)), logs.join('\n'));
+    assert.deepEqual(jobRun(), await fresh());
+    assert.notDeepEqual(jobRun(), runBefore, 'the change is seen');
+
+    // A trial folder deleted: its attempt goes, nothing else is read.
+    fs.rmSync(path.join(job.jobDir, trials[1]), { recursive: true });
+    await settle([path.join(job.jobDir, trials[1]).split(path.sep).join('/')]);
+    assert.ok(logs.some((m) => /^re-read 1 trial folder\(s\) of .* \(0 attempts\)/.test(m)), logs.join('\n'));
+    assert.equal(attempts(), before - 1);
+    assert.deepEqual(jobRun(), await fresh());
+
+    // The job's own result.json: the whole job is read again.
+    const jobResult = path.join(job.jobDir, 'result.json');
+    fs.writeFileSync(jobResult, fs.readFileSync(jobResult));
+    await settle([jobResult.split(path.sep).join('/')]);
+    assert.ok(logs.some((m) => /^re-read \/.* in \d+ ms \(\d+ attempts\)/.test(m)), logs.join('\n'));
+    assert.deepEqual(jobRun(), await fresh());
   } finally {
     store.dispose();
     fs.rmSync(root, { recursive: true, force: true });
