@@ -11,7 +11,7 @@ import type { Scenario, UiContext } from '../driver';
 import { bigTrajectory, continuedTrajectory, featureTrajectory, subagentTrajectory, xssTrajectory, type FolderFiles } from '../../../scripts/sample-runs/atifFeatures';
 import { formatDeepLink } from '../../../src/views/deepLink';
 
-function write(dir: string, files: FolderFiles): void {
+export function write(dir: string, files: FolderFiles): void {
   for (const [rel, v] of Object.entries(files)) {
     const p = path.join(dir, rel);
     fs.mkdirSync(path.dirname(p), { recursive: true });
@@ -19,7 +19,7 @@ function write(dir: string, files: FolderFiles): void {
   }
 }
 
-async function quickOpen(ctx: UiContext, rel: string): Promise<void> {
+export async function quickOpen(ctx: UiContext, rel: string): Promise<void> {
   await ctx.page.keyboard.press('Control+P');
   const input = ctx.page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10_000 });
@@ -30,7 +30,7 @@ async function quickOpen(ctx: UiContext, rel: string): Promise<void> {
   await row.click();
 }
 
-async function selectedNum(f: FrameLocator): Promise<string> {
+export async function selectedNum(f: FrameLocator): Promise<string> {
   return ((await f.locator('.row.selected .num').textContent().catch(() => '')) ?? '').trim();
 }
 
@@ -125,6 +125,15 @@ export const scenario: Scenario = {
     await ctx.shot('6-subagent-embedded');
     await f.locator('#back').click();
     await ctx.until(async () => (await f.locator('#back').count()) === 0, 'Back returns to the parent');
+    // An embedded trajectory no step names opens in place too; a v1.6 session-only reference says why it cannot open.
+    await f.locator('.subagents .subagent-link[data-subagent="3"]').click();
+    await ctx.until(async () => (await f.locator('#back').count()) === 1 && ((await f.locator('.step-list .row .sum').first().textContent()) ?? '').includes('embedded-unreferenced'), 'the unreferenced embedded subagent opens in place');
+    await f.locator('#back').click();
+    await ctx.until(async () => (await f.locator('#back').count()) === 0, 'Back returns again');
+    await f.locator('.subagents .subagent-link[data-subagent="2"]').click();
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'session_id only' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await ctx.shot('6-subagent-session');
+    await ctx.runCommand('Notifications: Clear All Notifications');
     await f.locator('.subagents .subagent-link[data-subagent="0"]').click();
     await page.locator('.tabs-container .tab[aria-label*="trajectory.summarization-1-summary.json"]').first().waitFor({ state: 'visible', timeout: 20_000 });
     // Its page renders before anything else is done (a page still loading takes the focus from the palette).
