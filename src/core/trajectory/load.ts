@@ -33,8 +33,11 @@ export const DEFAULT_LIMITS: LoadLimits = { maxBytes: 512 * 1024 * 1024, maxCont
 /** How far the reading of the trajectory's own file is. */
 export interface LoadProgress { steps: number; bytesRead: number; bytesTotal: number }
 
-/** Called with the (growing) view: after the first PAGE steps, then at most every PROGRESS_MS while reading. */
-export type OnProgress = (view: TrajectoryView, p: LoadProgress) => void;
+/**
+ * Called with the (growing) view: after the first PAGE steps, then at most every PROGRESS_MS while reading. Reading
+ * waits for a promise it returns (the editor's worker lets the first screen be drawn before it reads on).
+ */
+export type OnProgress = (view: TrajectoryView, p: LoadProgress) => void | Promise<void>;
 export const FIRST_PAGE = 60;
 const PROGRESS_MS = 250;
 /** …or after this long with at least one step (huge steps). */
@@ -233,10 +236,10 @@ async function streamFile(fs: TrajectoryFs, view: TrajectoryView, budget: Budget
   let at: ReturnType<Timeline['beginFile']> | null = null;
   const t0 = performance.now(); let sliceStart = t0; let lastProgress = 0; let pages = 0;
   const spans: Span[] = [];
-  const progress = () => {
+  const progress = async () => {
     tl.tally();
-    onProgress?.(view, { steps: view.steps.length, bytesRead: src.avail, bytesTotal: src.buf.length });
-    lastProgress = performance.now();
+    await onProgress?.(view, { steps: view.steps.length, bytesRead: src.avail, bytesTotal: src.buf.length });
+    lastProgress = sliceStart = performance.now();
   };
   let r: Awaited<ReturnType<typeof streamObject>>;
   try {
@@ -252,7 +255,7 @@ async function streamFile(fs: TrajectoryFs, view: TrajectoryView, budget: Budget
         spans.push(span);
         tl.addStep(at!, raw, i);
         const now = performance.now();
-        if (pages === 0 ? view.steps.length >= FIRST_PAGE || now - t0 > FIRST_PAGE_MS : now - lastProgress > PROGRESS_MS) { pages++; progress(); }
+        if (pages === 0 ? view.steps.length >= FIRST_PAGE || now - t0 > FIRST_PAGE_MS : now - lastProgress > PROGRESS_MS) { pages++; await progress(); }
         if (now - sliceStart > SLICE_MS) { await new Promise((res) => setImmediate(res)); sliceStart = performance.now(); }
       },
     });

@@ -59,14 +59,14 @@ export class TrajectorySession implements TrajectoryQueries {
    * resolves symbolic links, so a link pointing out of it is refused too). `onProgress` gets the session as soon as
    * the first steps are read, and again as more are; queries answer from what is read so far.
    */
-  static async open(fs: TrajectoryFs, file: string, root: string, opts: { real?: RealPath; onProgress?: (s: TrajectorySession) => void } = {}): Promise<TrajectorySession> {
+  static async open(fs: TrajectoryFs, file: string, root: string, opts: { real?: RealPath; onProgress?: (s: TrajectorySession) => void | Promise<void> } = {}): Promise<TrajectorySession> {
     const docs = new Map<string, KeptDoc>();
     let session: TrajectorySession | null = null;
     const view = await loadTrajectory(fs, file, {}, docs, (v, p) => {
       session ??= new TrajectorySession(v, docs, root, opts.real);
       session.loading = p;
       session.searchOf(v).build();
-      opts.onProgress?.(session);
+      return opts.onProgress?.(session);
     });
     const s: TrajectorySession = session ?? new TrajectorySession(view, docs, root, opts.real);
     s.view = view;

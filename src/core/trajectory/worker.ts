@@ -8,24 +8,40 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { NodeFs } from '../fs/nodeFs';
 import { QUERY_METHODS, TrajectorySession, type TrajectoryQueries } from './session';
 
+const FIRST_SCREEN_WAIT_MS = 1500;
+const DRAW_MS = 200;
+
 const port = parentPort;
 if (port) {
   const { file, root } = workerData as { file: string; root: string };
   const t0 = performance.now();
   let session: TrajectorySession | null = null;
+  // After the first page, reading waits until the editor has asked for its outline (its first screen) and a little
+  // more, so the page is drawn before the rest of the file competes for the CPU — at most FIRST_SCREEN_WAIT_MS.
+  let firstScreen: (() => void) | null = null;
   port.on('message', (m: { id: number; method: string; args: unknown[] }) => {
     try {
       if (!QUERY_METHODS.includes(m.method as keyof TrajectoryQueries)) throw new Error(`unknown query ${m.method}`);
       if (!session) throw new Error('the trajectory is not read yet');
       const fn = session[m.method as keyof TrajectoryQueries] as (...a: unknown[]) => unknown;
       port.postMessage({ id: m.id, result: fn.apply(session, m.args) });
+      if (m.method === 'outline') { firstScreen?.(); firstScreen = null; }
     } catch (e) {
       port.postMessage({ id: m.id, error: (e as Error)?.message ?? String(e) });
     }
   });
+  let first = true;
+  const pause = (): Promise<void> | void => {
+    if (!first) return;
+    first = false;
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, FIRST_SCREEN_WAIT_MS);
+      firstScreen = () => { clearTimeout(t); setTimeout(resolve, DRAW_MS); };
+    });
+  };
   const real = (p: string): string | null => { try { return fs.realpathSync.native(p); } catch { return null; } };
   const status = (s: TrajectorySession) => ({ steps: s.view.steps.length, problems: s.view.problems.length, ms: performance.now() - t0, loading: s.loading });
-  TrajectorySession.open(new NodeFs(), file, root, { real, onProgress: (s) => { session = s; port.postMessage({ progress: status(s) }); } }).then((s) => {
+  TrajectorySession.open(new NodeFs(), file, root, { real, onProgress: (s) => { session = s; port.postMessage({ progress: status(s) }); return pause(); } }).then((s) => {
     session = s;
     port.postMessage({ ready: status(s) });
   }, (e: unknown) => port.postMessage({ loadError: (e as Error)?.message ?? String(e) }));
