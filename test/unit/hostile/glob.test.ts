@@ -29,7 +29,8 @@ test('glob: braces expand to at most MAX_ALTERNATIVES, past that they are litera
   const t0 = performance.now();
   assert.equal(globMatch('{a,b}'.repeat(40), 'ab'), false);
   assert.equal(globMatch('{a,b}'.repeat(40), '{a,b}'.repeat(40)), true);
-  assert.ok(performance.now() - t0 < 100);
+  // 2^40 alternatives would never finish; the bound only tells that from a bounded expansion on a loaded machine.
+  assert.ok(performance.now() - t0 < 5000);
   assert.equal(globMatch('**/{jobs,runs}/*', 'x/runs/r1'), true);
   assert.equal(globMatch('**/[!.]*', 'x/.hidden'), false);
   assert.equal(globMatch('run-[0-9]', 'run-7'), true);
