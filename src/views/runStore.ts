@@ -5,12 +5,13 @@ import type { FsPort } from '../core/fs/port';
 import type { Run, RunState } from '../core/model';
 import { type DiscoveryReport, describeCap, describeLink, discoverRuns, emptyDiscoveryReport, type RunCandidate } from '../core/discovery';
 import { readCandidate } from '../core/load';
-import { type HarborJobState, readHarborJobState, rereadHarborTrials, trialFolderOf } from '../core/readers/harborJob';
+import { readHarborJobState, rereadHarborTrials } from '../core/readers/harborJob';
 import { isAtomicTempPath } from '../core/fs/port';
 import { dirname, isWithin as within } from '../core/paths';
 import { isRunSummaryPath, rolloutsPathForSummary } from '../core/summary/paths';
 import { Disposable, Emitter, type Event, toDisposable } from '../core/lifecycle';
 import { withLongestBlock } from './loopBlock';
+import { attemptCount, candidateKey, type Entry, mayMakeRun, prefixesOf, trialsChanged } from './runStoreEntry';
 
 export interface StoreFolder {
   /** Absolute POSIX path of the workspace folder. */
@@ -39,44 +40,6 @@ export interface RunStoreOptions {
   maxWaitMs?: number;
 }
 
-interface Entry {
-  run: Run;
-  candidate: RunCandidate;
-  folder: string;
-  /** Folders whose changes concern this run (its root, the folders of its files and attempt folders). */
-  prefixes: string[];
-  /** When the run was read (ms since the epoch) and how long that took: a big run is not re-read back to back. */
-  readAt: number;
-  readMs: number;
-  /** A Harbor job as read, trial by trial: a change inside a few trial folders re-reads only those. */
-  harbor?: HarborJobState;
-}
-
-function attemptCount(run: Run): number {
-  let n = 0;
-  for (const t of run.tasks) n += t.attempts.length;
-  return n;
-}
-
-function candidateKey(c: RunCandidate): string {
-  return `${c.kind}:${c.anchor}`;
-}
-
-function prefixesOf(run: Run): string[] {
-  const set = new Set<string>([run.root, dirname(run.anchor)]);
-  for (const f of run.files) if (f.path) set.add(f.isDir ? f.path : dirname(f.path));
-  for (const t of run.tasks) {
-    for (const a of t.attempts) {
-      if (a.dir) set.add(dirname(a.dir));
-    }
-  }
-  // Keep only the outermost folders.
-  const sorted = [...set].sort((a, b) => a.length - b.length);
-  const out: string[] = [];
-  for (const p of sorted) if (!out.some((q) => within(p, q))) out.push(p);
-  return out;
-}
-
 /** A run discovered by the first load and not read yet. */
 export interface PendingRun {
   folder: string;
@@ -85,9 +48,6 @@ export interface PendingRun {
 
 /** While the first load reads runs, the tree is told at most this often (ms) that more runs are in. */
 const PROGRESS_FIRE_MS = 250;
-
-/** Names that can make a new run appear (a new summary, rollouts file, job or viewer data). */
-const RUN_MAKERS = /(\.jsonl|_run_summary\.json|\/result\.json|\/config\.json|\/summary\.json|\/project\.json|\/run\.json)$/;
 
 export class RunStore extends Disposable {
   private readonly entries = new Map<string, Entry>();
@@ -328,22 +288,10 @@ export class RunStore extends Disposable {
     return e.run;
   }
 
-  /** The trial folders of a Harbor job the changed paths lie in; undefined when one is not in a trial folder. */
-  private trialsChanged(e: Entry, paths: readonly string[]): string[] | undefined {
-    if (!e.harbor) return undefined;
-    const names = new Set<string>();
-    for (const p of paths) {
-      const name = trialFolderOf(e.harbor, p);
-      if (name === undefined) return undefined;
-      names.add(name);
-    }
-    return [...names];
-  }
-
   /** A Harbor job after changes inside a few of its trial folders: only those are read again (else the whole run). */
   private async refreshTrials(runId: string, paths: readonly string[]): Promise<Run | undefined> {
     const old = this.entries.get(runId);
-    const names = old && this.trialsChanged(old, paths);
+    const names = old && trialsChanged(old, paths);
     if (!old?.harbor || !names) return this.refreshOne(runId);
     const t0 = Date.now();
     const { value: next, blockedMs } = await withLongestBlock(() => rereadHarborTrials(this.opts.fs, old.harbor!, names).catch(() => undefined));
@@ -432,7 +380,7 @@ export class RunStore extends Disposable {
       let cool = 0;
       const later = paths.filter((p) => this.runsAt(p).some((r) => {
         const e = this.entries.get(r.id);
-        if (e && this.trialsChanged(e, [p])) return false; // a trial's re-read is small: no need to cool down
+        if (e && trialsChanged(e, [p])) return false; // a trial's re-read is small: no need to cool down
         const wait = e ? e.readAt + 2 * e.readMs - now : 0;
         cool = Math.max(cool, wait);
         return wait > 0;
@@ -454,7 +402,7 @@ export class RunStore extends Disposable {
           const list = byRun.get(r.id);
           if (list) list.push(p); else byRun.set(r.id, [p]);
         }
-        if (this.mayMakeRun(p, runs.length > 0)) {
+        if (mayMakeRun(this.entries.values(), p, runs.length > 0)) {
           const f = this.opts.folders().find((x) => within(p, x.path));
           if (f) folders.add(f.path);
         }
@@ -471,17 +419,6 @@ export class RunStore extends Disposable {
     this.written.delete(p);
     const st = await this.opts.fs.stat(p).catch(() => undefined);
     return st?.size === size;
-  }
-
-  /** Whether a changed path can make a run appear or go that is not simply a re-read of the runs it lies in. */
-  private mayMakeRun(p: string, insideKnownRun: boolean): boolean {
-    for (const e of this.entries.values()) {
-      const r = e.run;
-      if (r.anchor === p || r.rolloutsPath === p || r.summaryPath === p || r.files.some((f) => f.path === p)) return false;
-    }
-    if (insideKnownRun) return /(_run_summary\.json|\.jsonl|\/summary\.json|\/project\.json)$/.test(p);
-    // Outside every run: a file that makes runs, or a folder (no extension: a new or deleted job / dataset folder).
-    return RUN_MAKERS.test(p) || !/\/[^/]*\.[^/]+$/.test(p);
   }
 
   /** Resolves when no change is pending and nothing is being read. */
