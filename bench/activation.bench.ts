@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as tools from '../.ci/vscode/tools';
 import { openView, runCommand, waitForWorkbench } from '../.ci/vscode/workbench';
-import { inWorkbench } from './workbenchSession';
+import { harborRunsLogs, inWorkbench } from './workbenchSession';
 
 const RELOADS = Number(process.env.RELOADS) || 5;
 const TARGET_ACTIVATE_MS = 50;
@@ -21,19 +21,11 @@ interface Startup { activated?: number; tree?: number; answered?: number }
 /** Every `startup:` figure in the extension's log files under the profile, one entry per extension host. */
 function startupFigures(dir: string): Startup[] {
   const out: { mtime: number; s: Startup }[] = [];
-  const walk = (d: string): void => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/Harbor Runs\.log$/.test(e.name)) {
-        const text = fs.readFileSync(p, 'utf8');
-        const num = (re: RegExp): number | undefined => { const m = re.exec(text); return m ? Number(m[1]) : undefined; };
-        const s = { activated: num(/startup: activated ([\d.]+) ms/), tree: num(/startup: tree first level ([\d.]+) ms/), answered: num(/asked → answered ([\d.]+) ms/) };
-        if (s.activated !== undefined) out.push({ mtime: fs.statSync(p).birthtimeMs || fs.statSync(p).mtimeMs, s });
-      }
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir);
+  for (const { text, mtime } of harborRunsLogs(dir)) {
+    const num = (re: RegExp): number | undefined => { const m = re.exec(text); return m ? Number(m[1]) : undefined; };
+    const s = { activated: num(/startup: activated ([\d.]+) ms/), tree: num(/startup: tree first level ([\d.]+) ms/), answered: num(/asked → answered ([\d.]+) ms/) };
+    if (s.activated !== undefined) out.push({ mtime, s });
+  }
   return out.sort((a, b) => a.mtime - b.mtime).map((x) => x.s);
 }
 

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { runCommand, waitForWorkbench, webviewFrame } from '../.ci/vscode/workbench';
 import { bigTrajectory } from '../scripts/sample-runs/atifFeatures';
-import { inWorkbench } from './workbenchSession';
+import { harborRunsLogs, inWorkbench } from './workbenchSession';
 
 const STEPS = Number(process.env.STEPS) || 10_000;
 const MB = Number(process.env.MB) || 100;
@@ -27,18 +27,10 @@ const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 /** Every "longest extension-host event-loop delay" and "first page in" figure the extension logged. */
 function hostFigures(dir: string): { delay: number[]; firstPage: number[]; read: number[] } {
   const out = { delay: [] as number[], firstPage: [] as number[], read: [] as number[] };
-  const walk = (d: string): void => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/Harbor Runs\.log$/.test(e.name)) {
-        const text = fs.readFileSync(p, 'utf8');
-        for (const m of text.matchAll(/trajectory: \S*big\/agent\/trajectory\.json first page in (\d+) ms/g)) out.firstPage.push(Number(m[1]));
-        for (const m of text.matchAll(/trajectory: \S*big\/agent\/trajectory\.json read in (\d+) ms.*event-loop delay while loading (\d+) ms/g)) { out.read.push(Number(m[1])); out.delay.push(Number(m[2])); }
-      }
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir);
+  for (const { text } of harborRunsLogs(dir)) {
+    for (const m of text.matchAll(/trajectory: \S*big\/agent\/trajectory\.json first page in (\d+) ms/g)) out.firstPage.push(Number(m[1]));
+    for (const m of text.matchAll(/trajectory: \S*big\/agent\/trajectory\.json read in (\d+) ms.*event-loop delay while loading (\d+) ms/g)) { out.read.push(Number(m[1])); out.delay.push(Number(m[2])); }
+  }
   return out;
 }
 

@@ -52,3 +52,20 @@ export async function inWorkbench(name: string, fill: (workspace: string, repo: 
     tools.rmrf(temp);
   }
 }
+
+/** The extension's log files ("Harbor Runs.log") under a profile folder, each with its text and creation time. */
+export function harborRunsLogs(dir: string): { path: string; text: string; mtime: number }[] {
+  const out: { path: string; text: string; mtime: number }[] = [];
+  const walk = (d: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/Harbor Runs\.log$/.test(e.name)) {
+        const st = fs.statSync(p);
+        out.push({ path: p, text: fs.readFileSync(p, 'utf8'), mtime: st.birthtimeMs || st.mtimeMs });
+      }
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return out;
+}
