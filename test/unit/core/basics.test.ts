@@ -5,7 +5,7 @@ import { formatReward } from '../../../src/core/format';
 import { asBuffer } from '../../../src/core/bytes';
 import { TimeSlice } from '../../../src/core/turn';
 import { countAttempts, type Attempt, type Run } from '../../../src/core/model';
-import { passAtKUnits, runPassAtK } from '../../../src/core/report';
+import { INSPECT_SCHEMA, inspectDocument, passAtKUnits, runPassAtK } from '../../../src/core/report';
 
 test('formatReward: no reward, NaN and infinities read "—"; integers with one decimal; fractions to three places', () => {
   for (const r of [null, undefined, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) assert.equal(formatReward(r), '—', String(r));
@@ -62,4 +62,20 @@ test('runPassAtK: units are tasks, or (task, cell) pairs for viewer data; k is 1
   const three = runPassAtK(run([{ id: 'a', attempts: [{ reward: 0 }, { reward: 0 }, { reward: 1 }] }, { id: 'b', attempts: [{ reward: null }] }]));
   assert.equal(three.maxAttempts, 3);
   assert.deepEqual(three.entries.map((e) => [e.k, Math.round((e.value ?? Number.NaN) * 1e6) / 1e6, e.nMeasured, e.nAllInfra]), [[1, 0.333333, 1, 1], [3, 1, 1, 1]]);
+});
+
+test('inspectDocument: the schema name, the root as given, and each run with its counts, most attempts and pass@k', () => {
+  const run = { kind: 'harbor-job', path: '/j', tasks: [{ id: 'a', attempts: [{ outcome: 'passed', reward: 1 }, { outcome: 'failed', reward: 0 }] }] } as unknown as Run;
+  const doc = inspectDocument('/root', [run]);
+  assert.equal(doc.schema, INSPECT_SCHEMA);
+  assert.equal(INSPECT_SCHEMA, 'harbor-runs/inspect@1');
+  assert.equal(doc.root, '/root');
+  assert.equal(doc.runs.length, 1);
+  const [r] = doc.runs;
+  assert.equal(r.path, '/j');
+  assert.equal(r.tasks, run.tasks, 'the run itself, not a copy of its tasks');
+  assert.deepEqual([r.counts.total, r.counts.measured, r.counts.passed, r.counts.byOutcome.passed, r.counts.byOutcome.failed], [2, 2, 1, 1, 1]);
+  assert.equal(r.maxAttempts, 2);
+  assert.deepEqual(r.passAtK.map((e) => [e.k, e.value]), [[1, 0.5], [2, 1]]);
+  assert.deepEqual(inspectDocument('/empty', []), { schema: INSPECT_SCHEMA, root: '/empty', runs: [] });
 });
