@@ -65,14 +65,14 @@ test('runPassAtK: units are tasks, or (task, cell) pairs for viewer data; k is 1
 });
 
 test('inspectDocument: the schema name, the root as given, and each run with its counts, most attempts and pass@k', () => {
-  const run = { kind: 'harbor-job', path: '/j', tasks: [{ id: 'a', attempts: [{ outcome: 'passed', reward: 1 }, { outcome: 'failed', reward: 0 }] }] } as unknown as Run;
+  const run = { kind: 'harbor-job', root: '/j', tasks: [{ id: 'a', attempts: [{ outcome: 'passed', reward: 1 }, { outcome: 'failed', reward: 0 }] }] } as unknown as Run;
   const doc = inspectDocument('/root', [run]);
   assert.equal(doc.schema, INSPECT_SCHEMA);
   assert.equal(INSPECT_SCHEMA, 'harbor-runs/inspect@1');
   assert.equal(doc.root, '/root');
   assert.equal(doc.runs.length, 1);
   const [r] = doc.runs;
-  assert.equal(r.path, '/j');
+  assert.equal(r.root, '/j');
   assert.equal(r.tasks, run.tasks, 'the run itself, not a copy of its tasks');
   assert.deepEqual([r.counts.total, r.counts.measured, r.counts.passed, r.counts.byOutcome.passed, r.counts.byOutcome.failed], [2, 2, 1, 1, 1]);
   assert.equal(r.maxAttempts, 2);
