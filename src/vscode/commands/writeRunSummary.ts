@@ -10,6 +10,7 @@ import { showError } from '../log';
 import { isTreeNode } from '../treeProvider';
 import type { HostContext } from '../hostContext';
 import { basename } from '../../core/paths';
+import { withLongestBlock } from '../../views/loopBlock';
 
 /** The rollouts file an argument names: a Uri or path, a run / run file node, a summary (its rollouts). */
 function rolloutsOfArg(ctx: HostContext, arg: unknown): string | undefined {
@@ -101,6 +102,14 @@ export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): P
   const target = runSummaryPathFor(rollouts);
   ctx.log.info(`writing ${target}`);
   const started = Date.now();
+  // The longest the extension host's event loop was held, from the pick to the run shown (logged with the times: a
+  // benchmark reads them).
+  const { value, blockedMs } = await withLongestBlock(() => writeAndShow(ctx, rollouts, target, started));
+  ctx.log.info(`Write Run Summary of ${rollouts}: ${Date.now() - started} ms in all, longest event-loop block ${blockedMs.toFixed(0)} ms`);
+  return value;
+}
+
+async function writeAndShow(ctx: HostContext, rollouts: string, target: string, started: number): Promise<WriteResult> {
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Writing ${basename(target)}`, cancellable: true },
     async (progress, token) => {
