@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import { DEFAULT_MAX_FILE_BYTES, type FsPort } from '../fs/port';
 import { allocateBytes, asBuffer } from '../bytes';
 import { TimeSlice } from '../turn';
-import { pickLine, RESULT_KEYS, runRowJob, type LineOutcome, type RowAnswer, type RowJob } from './lineOutcome';
+import { pickLine, RESULT_KEYS, runRowJob, unpackOutcomes, type LineOutcome, type RowAnswer, type RowJob } from './lineOutcome';
 import { CHUNK_SIZE } from './lines';
 
 const WORKER_FILE = 'summaryRowWorker.js';
@@ -128,8 +128,9 @@ async function readInJobs(fs: FsPort, path: string, pool: RowWorkers, h: Paralle
     // The worker could not pick (an unexpected error): done here, where the error surfaces as it would.
     if (a.failed !== undefined) a = runRowJob({ id: a.id, bytes: a.bytes, start: item.start, end: item.end, first: item.first });
     if (h.signal?.aborted) throw h.signal.reason ?? new Error('cancelled');
-    for (let k = 0; k < a.outcomes.length; k++) {
-      const [at, o] = a.outcomes[k];
+    const outcomes = a.packed ? unpackOutcomes(a.packed) : a.outcomes;
+    for (let k = 0; k < outcomes.length; k++) {
+      const [at, o] = outcomes[k];
       h.onOutcome(o, line + at + 1, true);
       if ((k & 31) === 31 && slice.due) await slice.yield();
     }
