@@ -44,6 +44,8 @@ export interface RunStoreOptions {
 export interface PendingRun {
   folder: string;
   candidate: RunCandidate;
+  /** How far its read is (a Harbor job: trial folders read of all), once the reader has said. */
+  progress?: { done: number; total: number };
 }
 
 /** While the first load reads runs, the tree is told at most this often (ms) that more runs are in. */
@@ -68,10 +70,13 @@ export class RunStore extends Disposable {
   private firstPendingAt = 0;
   private readonly changed = this.register(new Emitter<StoreChange>((err) => this.log('error', `change listener failed: ${String(err)}`)));
   private readonly completed = this.register(new Emitter<RunCompletion>((err) => this.log('error', String(err))));
+  private readonly progressed = this.register(new Emitter<void>((err) => this.log('error', `progress listener failed: ${String(err)}`)));
   /** A run was re-read or the set of runs changed. */
   readonly onDidChange: Event<StoreChange> = this.changed.event;
   /** A run that was running is not any more. */
   readonly onRunCompleted: Event<RunCompletion> = this.completed.event;
+  /** A run the first load is reading got further (pendingRuns()' progress), at most every PROGRESS_FIRE_MS. */
+  readonly onDidProgress: Event<void> = this.progressed.event;
 
   constructor(private readonly opts: RunStoreOptions) {
     super();
@@ -201,10 +206,12 @@ export class RunStore extends Disposable {
     }
   }
 
-  private async read(c: RunCandidate, folder: string): Promise<Entry | undefined> {
+  private async read(c: RunCandidate, folder: string, onProgress?: (done: number, total: number) => void): Promise<Entry | undefined> {
     const t0 = Date.now();
     try {
-      const harbor = c.variant === 'job' ? await readHarborJobState(this.opts.fs, c.root).catch(() => undefined) : undefined;
+      const harbor = c.variant === 'job'
+        ? await readHarborJobState(this.opts.fs, c.root, onProgress && { onProgress: (p) => onProgress(p.done, p.total) }).catch(() => undefined)
+        : undefined;
       const run = harbor?.run ?? await readCandidate(this.opts.fs, c);
       return { run, candidate: c, folder, prefixes: prefixesOf(run), readAt: Date.now(), readMs: Date.now() - t0, ...(harbor ? { harbor } : {}) };
     } catch (e) {
@@ -236,9 +243,14 @@ export class RunStore extends Disposable {
         this.fire({});
       }
       let firedAt = Date.now();
-      for (const { folder, candidate } of found) {
+      for (const p of found) {
+        const { folder, candidate } = p;
         if (this.isDisposed) return undefined;
-        const e = await this.read(candidate, folder);
+        let toldAt = 0; // the first batch is told at once, the next ones at most every PROGRESS_FIRE_MS
+        const e = await this.read(candidate, folder, first ? (done, total) => {
+          p.progress = { done, total };
+          if (Date.now() - toldAt >= PROGRESS_FIRE_MS) { toldAt = Date.now(); this.progressed.fire(); }
+        } : undefined);
         if (e) fresh.set(e.run.id, e);
         if (!first) continue;
         this.pending = this.pending.filter((p) => p.candidate !== candidate);

@@ -16,11 +16,11 @@ async function revealLink(ctx: HostContext, link: Exclude<DeepLink, { kind: 'tra
   const runNode = ctx.treeProvider.nodeForRun(run);
   let target: TreeNode = runNode;
   if (link.kind !== 'run') {
-    const taskNode = (await ctx.getChildren(runNode)).find((k) => k.kind === 'task' && k.task.id === link.task);
-    if (!taskNode) { void vscode.window.showWarningMessage(`Harbor Runs: no task ${link.task} in ${run.label} (or the filter hides it).`); return false; }
+    const taskNode = await ctx.treeProvider.childFor(runNode, (k) => k.kind === 'task' && k.task.id === link.task);
+    if (taskNode?.kind !== 'task') { void vscode.window.showWarningMessage(`Harbor Runs: no task ${link.task} in ${run.label} (or the filter hides it).`); return false; }
     target = taskNode;
     if (link.kind === 'attempt') {
-      const a = (await ctx.getChildren(taskNode)).find((k) => k.kind === 'attempt' && k.attempt.id === link.attempt);
+      const a = await ctx.treeProvider.childFor(taskNode, (k) => k.kind === 'attempt' && k.attempt.id === link.attempt);
       if (!a) { void vscode.window.showWarningMessage(`Harbor Runs: no attempt ${link.attempt} of ${link.task}.`); return false; }
       target = a;
     }

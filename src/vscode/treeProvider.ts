@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import type { Run } from '../core/model';
 import type { RunStore } from '../views/runStore';
-import { type RunNode, type TreeNode, childrenOf, makeRunNode, refusalOf, rootChildren, runNodeId, runOfNode } from '../views/tree/nodes';
+import {
+  FIRST_PAGE, MORE_PAGE, type MoreNode, type RunNode, type TaskNode, type TreeNode, childrenOf, makeRunNode, refusalOf, rootChildren, runNodeId, runOfNode,
+} from '../views/tree/nodes';
 import { containment } from '../core/containment';
 import { type ItemSpec, describe } from '../views/tree/describe';
 import { tooltipOf } from '../views/tree/tooltips';
@@ -32,6 +34,9 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private readonly runNodes = new Map<string, RunNode>();
   private stateValue: ViewState = defaultViewState();
   private progressShown = false;
+  /** How many tasks of a run (attempts of a task) are listed, by node id, past the first page ("Show more"). */
+  private readonly shown = new Map<string, number>();
+  private readonly limitOf = (n: RunNode | TaskNode): number => this.shown.get(n.id) ?? FIRST_PAGE;
   private readonly stateEmitter = this.register(new Emitter<ViewState>());
   readonly onDidChangeState = this.stateEmitter.event;
 
@@ -49,14 +54,18 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
         this.emitter.fire(undefined);
       }
     }));
+    // A run being read got further: its "Reading …" row says how far (the first level only; cheap).
+    this.register(store.onDidProgress(() => this.emitter.fire(undefined)));
   }
 
   get state(): ViewState {
     return this.stateValue;
   }
 
+  /** A new filter or sort lists every run's tasks from the first page again. */
   setState(patch: Partial<ViewState>): void {
     this.stateValue = { ...this.stateValue, ...patch };
+    this.shown.clear();
     this.stateEmitter.fire(this.stateValue);
     this.emitter.fire(undefined);
   }
@@ -95,7 +104,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       const byFolder = this.store.byFolder();
       const live = new Set(this.store.runs().map((r) => r.id));
       for (const id of [...this.runNodes.keys()]) if (!live.has(id)) this.runNodes.delete(id);
-      const pending = this.store.pendingRuns().map((p) => ({ folder: p.folder, anchor: p.candidate.anchor }));
+      const pending = this.store.pendingRuns().map((p) => ({ folder: p.folder, anchor: p.candidate.anchor, progress: p.progress }));
       void vscode.commands.executeCommand('setContext', 'harborRuns.noRuns', live.size === 0 && pending.length === 0);
       const children = rootChildren(byFolder, this.stateValue, (r, p) => this.runNode(r, p), this.store.discoveryNotes(), pending);
       startupMark('tree first level', ` (${live.size} runs; asked → answered ${(performance.now() - asked).toFixed(1)} ms)`);
@@ -105,9 +114,30 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       const f = this.store.byFolder().find((x) => x.folder === node.folder);
       return (f?.runs ?? []).filter((r) => runVisible(r, this.stateValue)).map((r) => this.runNode(r, node));
     }
-    const kids = await childrenOf(node, { state: this.stateValue, listDir: (p) => this.fs.readDir(p) });
+    const kids = await childrenOf(node, { state: this.stateValue, listDir: (p) => this.fs.readDir(p), limitOf: this.limitOf });
     await this.markRefused(kids);
     return kids;
+  }
+
+  /** "Show more" clicked: MORE_PAGE more of the parent's tasks or attempts are listed. */
+  showMore(more: MoreNode): void {
+    this.shown.set(more.parent.id, more.shown + MORE_PAGE);
+    this.emitter.fire(more.parent);
+  }
+
+  /**
+   * The child of a run or task `match` finds, listed (the page extended to it if it lay past the rows shown, so it
+   * can be revealed); undefined when no child matches (or the filter hides it).
+   */
+  async childFor(parent: RunNode | TaskNode, match: (n: TreeNode) => boolean): Promise<TreeNode | undefined> {
+    const all = await childrenOf(parent, { state: this.stateValue, listDir: (p) => this.fs.readDir(p) });
+    const at = all.findIndex(match);
+    if (at < 0) return undefined;
+    if (at >= this.limitOf(parent)) {
+      this.shown.set(parent.id, Math.ceil((at + 1) / MORE_PAGE) * MORE_PAGE);
+      this.emitter.fire(parent);
+    }
+    return (await this.getChildren(parent)).find(match);
   }
 
   /**
@@ -173,6 +203,8 @@ export function toTreeItem(spec: ItemSpec, node?: TreeNode): vscode.TreeItem {
     item.command = { command: 'harborRuns.openItem', title: 'Open', arguments: [node ?? spec.path] };
   } else if (spec.click === 'explain-missing' || spec.click === 'explain-refused') {
     item.command = { command: 'harborRuns.explainMissing', title: spec.click === 'explain-refused' ? 'Why is this not opened?' : 'Why is this missing?', arguments: [node] };
+  } else if (spec.click === 'show-more') {
+    item.command = { command: 'harborRuns.showMore', title: 'Show More', arguments: [node] };
   } else if (spec.click === 'open-problem') {
     item.command = { command: 'harborRuns.openProblem', title: 'Go to problem', arguments: [node] };
   }

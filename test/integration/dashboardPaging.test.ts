@@ -2,7 +2,8 @@
 // into the workspace. The first screen comes at once with the task table's first rows (`rendered` says loading), the
 // other rows follow in pages until the table has every task (`rendered` again, loading done); the task × attempt grid
 // is not in the first message and comes when its section is opened; a re-read of the run (a live update) starts the
-// table over with every task again.
+// table over with every task again. The Runs tree lists the same run's tasks a page at a time ("Show more"), and a
+// link to a task past the page reveals it.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,6 +14,8 @@ import type { Run } from '../../src/core/model';
 import type { WebviewMessage } from '../../src/protocol/runOverview';
 import { generateNemoRun, nemoLarge } from '../../scripts/sample-runs/nemoGym';
 import { writeRunSummary } from '../../src/core/summary';
+import { formatDeepLink } from '../../src/views/deepLink';
+import { FIRST_PAGE, MORE_PAGE, type TreeNode } from '../../src/views/tree/nodes';
 import { NodeFs } from '../../src/core/fs/nodeFs';
 
 const VIEW_TYPE = 'harborRuns.runOverview';
@@ -83,5 +86,39 @@ suite('run dashboard of a big run (rows in pages)', () => {
     const done = await until(() => rendered(from).find((m) => m.loading === false), { timeout: 60_000, message: 'the re-read run is sent again in full' });
     assert.equal(done.tableRows, TASKS);
     assert.deepEqual(errors(), []);
+  });
+
+  test("the Runs tree lists the run's tasks a page at a time; Show more lists the next page", async function () {
+    this.timeout(60_000);
+    const runNode = a.treeProvider.nodeForRun(a.store.get(run.id)!);
+    const tasksOf = (kids: TreeNode[]) => kids.filter((n): n is TreeNode & { kind: 'task' } => n.kind === 'task');
+    const first = await a.getChildren(runNode);
+    assert.equal(tasksOf(first).length, FIRST_PAGE);
+    const more = first.find((n) => n.kind === 'more');
+    assert.ok(more, 'a "Show more" row after the first page');
+    const item = a.getTreeItem(more);
+    assert.equal(item.label, `Show ${(TASKS - FIRST_PAGE).toLocaleString('en-US')} more tasks`);
+    assert.equal(item.command?.command, 'harborRuns.showMore');
+    // Its click, as the tree runs it.
+    await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
+    const all = await a.getChildren(runNode);
+    assert.equal(tasksOf(all).length, Math.min(TASKS, FIRST_PAGE + MORE_PAGE), 'the next page is listed');
+    assert.ok(!all.some((n) => n.kind === 'more'), 'every task listed: no "Show more" row');
+    assert.deepEqual(tasksOf(all).map((n) => n.task.id), run.tasks.map((t) => t.id), 'in the tree\'s order, the run\'s tasks');
+  });
+
+  test('a link to a task past the first page reveals it (the page is extended to it)', async function () {
+    this.timeout(60_000);
+    // A sort (even the same one) lists the tasks from the first page again.
+    a.treeProvider.setState({ sort: 'id' });
+    const fresh = a.store.get(run.id)!;
+    const runNode = a.treeProvider.nodeForRun(fresh);
+    assert.equal((await a.getChildren(runNode)).filter((n) => n.kind === 'task').length, FIRST_PAGE);
+    const last = fresh.tasks.at(-1)!;
+    const ok = await vscode.commands.executeCommand<boolean>('harborRuns.openLink', formatDeepLink({ kind: 'task', run: fresh.id, task: last.id }));
+    assert.equal(ok, true, 'the link opened');
+    const sel = await until(() => a.treeView.selection.find((n) => n.kind === 'task'), { timeout: 20_000, message: 'the task is selected in the tree' });
+    assert.equal(sel.kind === 'task' && sel.task.id, last.id);
+    assert.ok((await a.getChildren(runNode)).some((n) => n.kind === 'task' && n.task.id === last.id), 'the task is listed now');
   });
 });

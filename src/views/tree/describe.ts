@@ -4,7 +4,7 @@ import { countRun, isPass } from '../../core/model';
 import { formatReward } from '../../core/format';
 import { basename } from '../../core/paths';
 import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from '../outcomeStyle';
-import { type TreeNode, problemCount, refusalOf } from './nodes';
+import { MORE_PAGE, type TreeNode, problemCount, refusalOf } from './nodes';
 
 export type Collapsible = 'none' | 'collapsed' | 'expanded';
 
@@ -16,7 +16,7 @@ export interface Flag {
 }
 
 /** What a click does. */
-export type ClickAction = 'open' | 'explain-missing' | 'explain-refused' | 'open-problem' | 'none';
+export type ClickAction = 'open' | 'explain-missing' | 'explain-refused' | 'open-problem' | 'show-more' | 'none';
 
 export interface ItemSpec {
   id: string;
@@ -222,7 +222,14 @@ export function describe(n: TreeNode): ItemSpec {
         id: n.id, label: basename(n.path), description: 'not on disk', icon: { id: 'question', color: 'list.errorForeground' }, collapsible: 'none',
         contextValue: 'missing-path', path: n.path, click: 'explain-missing', flag: { badge: '!', severity: 'error', reason: `not on disk: ${n.path}` },
       };
+    case 'more': {
+      const next = Math.min(MORE_PAGE, n.total - n.shown);
+      return {
+        id: n.id, label: `Show ${next.toLocaleString('en-US')} more ${n.what}`, description: `${n.shown.toLocaleString('en-US')} of ${n.total.toLocaleString('en-US')} shown`,
+        icon: { id: 'ellipsis' }, collapsible: 'none', contextValue: 'more', click: 'show-more',
+      };
+    }
     case 'message':
-      return { id: n.id, label: n.text, icon: { id: n.icon ?? 'filter' }, collapsible: 'none', contextValue: 'message', click: 'none' };
+      return { id: n.id, label: n.text, description: n.description, icon: { id: n.icon ?? 'filter' }, collapsible: 'none', contextValue: 'message', click: 'none' };
   }
 }

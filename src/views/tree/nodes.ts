@@ -25,11 +25,13 @@ export interface ProblemsGroupNode extends Base { kind: 'problems'; run: Run }
 export interface ProblemNode extends Base { kind: 'problem'; run: Run; problem: Problem }
 export interface ReasonNode extends Base { kind: 'reason'; run: Run; reason: NamedReason; which: 'unvalidated' | 'skipped' }
 export interface MissingPathNode extends Base { kind: 'missing-path'; run: Run; attempt: Attempt; path: string }
-export interface MessageNode extends Base { kind: 'message'; text: string; icon?: string }
+export interface MessageNode extends Base { kind: 'message'; text: string; icon?: string; description?: string }
+/** "Show more": a run's tasks or a task's attempts past the ones shown (`shown` of `total`); a click shows more. */
+export interface MoreNode extends Base { kind: 'more'; parent: RunNode | TaskNode; shown: number; total: number; what: 'tasks' | 'attempts' }
 
 export type TreeNode =
   | FolderNode | RunNode | TaskNode | AttemptNode | EvidenceNode | FailedTestNode | EntryNode
-  | FilesGroupNode | RunFileNode | ProblemsGroupNode | ProblemNode | ReasonNode | MissingPathNode | MessageNode;
+  | FilesGroupNode | RunFileNode | ProblemsGroupNode | ProblemNode | ReasonNode | MissingPathNode | MessageNode | MoreNode;
 
 /** Lists a folder for browsable evidence (artifacts/, verifier logs); [] when it is not there. */
 export type ListDir = (path: string) => Promise<[string, EntryType][]>;
@@ -37,6 +39,19 @@ export type ListDir = (path: string) => Promise<[string, EntryType][]>;
 export interface ChildContext {
   state: ViewState;
   listDir: ListDir;
+  /** How many of a run's tasks or a task's attempts to list (then a "Show more" row); all when not said. */
+  limitOf?: (parent: RunNode | TaskNode) => number;
+}
+
+/**
+ * A run's tasks and a task's attempts are listed this many at first: the tree gets (and VS Code serialises, sends
+ * and lays out) a page, not 2,500 rows, when a big run is expanded. Each "Show more" adds MORE_PAGE.
+ */
+export const FIRST_PAGE = 200;
+export const MORE_PAGE = 1000;
+
+function moreNode(parent: RunNode | TaskNode, shown: number, total: number, what: MoreNode['what']): MoreNode {
+  return { kind: 'more', id: `${parent.id}\u0000more`, parent, shown, total, what };
 }
 
 export function runNodeId(run: Run): string {
@@ -55,12 +70,17 @@ function attemptNode(n: TaskNode, attempt: Attempt): AttemptNode {
   return { kind: 'attempt', id: `${runNodeId(n.run)}\u0000a:${attempt.id}`, run: n.run, task: n.task, attempt, parent: n };
 }
 
-/** Children of a run: its tasks (filtered, sorted), then "Run files", then "Problems" when there are any. */
-export function runChildren(n: RunNode, state: ViewState): TreeNode[] {
+/**
+ * Children of a run: its tasks (filtered, sorted; the first `limit`, then a "Show more" row), then "Run files", then
+ * "Problems" when there are any.
+ */
+export function runChildren(n: RunNode, state: ViewState, limit = Number.POSITIVE_INFINITY): TreeNode[] {
   const run = n.run;
   const tasks = visibleTasks(run, state);
-  const out: TreeNode[] = new Array(tasks.length);
-  for (let i = 0; i < tasks.length; i++) out[i] = taskNode(run, tasks[i], n);
+  const shown = Math.min(tasks.length, limit);
+  const out: TreeNode[] = new Array(shown);
+  for (let i = 0; i < shown; i++) out[i] = taskNode(run, tasks[i], n);
+  if (shown < tasks.length) out.push(moreNode(n, shown, tasks.length, 'tasks'));
   if (tasks.length === 0 && run.tasks.length > 0 && isFilterActive(state)) {
     out.push({ kind: 'message', id: `${n.id}\u0000msg:filtered`, text: `No task matches the filter (${run.tasks.length} hidden)`, parent: n });
   }
@@ -121,10 +141,16 @@ async function listEntries(path: string, parent: TreeNode, listDir: ListDir, ski
 /** Children of any node; folder listings are read lazily, only when that node is expanded. */
 export function childrenOf(n: TreeNode, ctx: ChildContext): TreeNode[] | Promise<TreeNode[]> {
   switch (n.kind) {
-    case 'run': return runChildren(n, ctx.state);
+    case 'run': return runChildren(n, ctx.state, ctx.limitOf?.(n));
     case 'task': {
+      const limit = ctx.limitOf?.(n) ?? Number.POSITIVE_INFINITY;
       const out: TreeNode[] = [];
-      for (const a of n.task.attempts) if (attemptVisible(a, ctx.state)) out.push(attemptNode(n, a));
+      let visible = 0;
+      for (const a of n.task.attempts) {
+        if (!attemptVisible(a, ctx.state)) continue;
+        if (visible++ < limit) out.push(attemptNode(n, a));
+      }
+      if (visible > out.length) out.push(moreNode(n, out.length, visible, 'attempts'));
       return out;
     }
     case 'attempt': return attemptChildren(n);
@@ -161,18 +187,25 @@ export function rootChildren(
   state: ViewState,
   runNodeFor: (run: Run, parent?: TreeNode) => RunNode,
   notes: { folder: string; name: string; notes: string[] }[] = [],
-  pending: { folder: string; anchor: string }[] = [],
+  pending: { folder: string; anchor: string; progress?: { done: number; total: number } }[] = [],
 ): TreeNode[] {
   // What discovery did not look at (links not followed, the folder cap), after the runs: said, never silent.
   const said: TreeNode[] = notes.flatMap((f) => f.notes.map((text, i): MessageNode => ({
     kind: 'message', id: `note:${f.folder}:${i}`, text: byFolder.length > 1 ? `${f.name}: ${text}` : text, icon: 'info',
   })));
-  // Runs found and still being read (the first load): one row each, gone as each run comes in.
+  // Runs found and still being read (the first load): one row each, saying how far its read is, gone as it comes in.
   const reading: TreeNode[] = pending.map((p): MessageNode => ({
     kind: 'message', id: `reading:${p.anchor}`, text: `Reading ${relativeInside(p.folder, p.anchor)}…`, icon: 'loading~spin',
+    ...(p.progress ? { description: readingProgress(p.progress) } : {}),
   }));
   const withRuns = byFolder.filter((f) => f.runs.length > 0);
   if (withRuns.length > 1) return [...withRuns.map((f): FolderNode => ({ kind: 'folder', id: `folder:${f.folder}`, folder: f.folder, name: f.name })), ...reading, ...said];
   const runs = withRuns.length === 1 ? withRuns[0].runs : [];
   return [...runs.filter((r) => runVisible(r, state)).map((r) => runNodeFor(r)), ...reading, ...said];
+}
+
+/** "2,560 of 10,000 trial folders (26%)": how far a run's first read is. */
+export function readingProgress(p: { done: number; total: number }): string {
+  const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 0;
+  return `${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} trial folders (${pct}%)`;
 }

@@ -1,9 +1,11 @@
-// Filter and sort commands of the Runs tree: by outcome (multi-select), by text, only problems, sort tasks.
+// Filter and sort commands of the Runs tree: by outcome (multi-select), by text, only problems, sort tasks; and the
+// "Show more" row of a big run's tasks (or a task's attempts).
 import * as vscode from 'vscode';
 import { OUTCOMES, type Outcome } from '../../core/model';
 import { OUTCOME_ICONS, OUTCOME_LABELS } from '../../views/outcomeStyle';
 import type { TaskSort } from '../../views/tree/viewState';
 import type { HostContext } from '../hostContext';
+import { nodeOfArg } from './args';
 
 export async function filterByOutcome(ctx: HostContext): Promise<void> {
   const current = ctx.treeProvider.state.outcomes;
@@ -54,4 +56,10 @@ export async function filterMenu(ctx: HostContext): Promise<void> {
   ];
   const pick = await vscode.window.showQuickPick(items, { title: 'Filter runs' });
   if (pick) await pick.run();
+}
+
+/** A "Show more" row clicked: the next page of the run's tasks (or the task's attempts) is listed. */
+export function showMore(ctx: HostContext, arg?: unknown): void {
+  const n = nodeOfArg(ctx, arg);
+  if (n?.kind === 'more') ctx.treeProvider.showMore(n);
 }

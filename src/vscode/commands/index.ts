@@ -1,7 +1,7 @@
 // The command table of the extension (ids match package.json `contributes.commands`), registered by the host context.
 import * as vscode from 'vscode';
 import type { CommandHandler, HostContext } from '../hostContext';
-import { clearFilter, filterByOutcome, filterByText, filterMenu, sortTasks, toggleOnlyProblems } from './filterCommands';
+import { clearFilter, filterByOutcome, filterByText, filterMenu, showMore, sortTasks, toggleOnlyProblems } from './filterCommands';
 import { copyPath, explainMissing, openAsJson, openItem, openProblem, refresh, revealInExplorer, revealInOS } from './itemCommands';
 import { writeRunSummaryCommand } from './writeRunSummary';
 import { openRunOverview } from './openRunOverview';
@@ -30,6 +30,7 @@ const COMMANDS: Record<string, CommandHandler> = {
   'harborRuns.toggleOnlyProblems': toggleOnlyProblems,
   'harborRuns.clearFilter': clearFilter,
   'harborRuns.sortTasks': sortTasks,
+  'harborRuns.showMore': showMore,
   'harborRuns.showLog': (ctx) => ctx.log.show(true),
   'harborRuns.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:harbor-runs.harbor-runs'),
 };

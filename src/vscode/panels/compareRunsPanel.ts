@@ -82,8 +82,9 @@ export class CompareRunsPanel extends PanelHost<HostMessage, WebviewMessage> {
     const { treeProvider: provider, treeView: view } = this.ctx;
     try {
       const runNode = provider.nodeForRun(hit.run);
-      const tNode = (await provider.getChildren(runNode)).find((k) => k.kind === 'task' && k.task.id === hit.task.id) ?? taskNode(hit.run, hit.task, runNode);
-      const aNode = (await provider.getChildren(tNode)).find((k) => k.kind === 'attempt' && k.attempt.id === hit.attempt.id);
+      const found = await provider.childFor(runNode, (k) => k.kind === 'task' && k.task.id === hit.task.id);
+      const tNode = found?.kind === 'task' ? found : taskNode(hit.run, hit.task, runNode);
+      const aNode = await provider.childFor(tNode, (k) => k.kind === 'attempt' && k.attempt.id === hit.attempt.id);
       if (aNode) await view.reveal(aNode, { select: true, focus: false, expand: false });
     } catch (e) {
       this.ctx.log.warn(`compare runs: cannot reveal ${taskId} in the tree: ${String(e)}`);

@@ -157,9 +157,9 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
     let attemptNode: TreeNode | undefined;
     try {
       const runNode = provider.nodeForRun(run);
-      const kids = await provider.getChildren(runNode);
-      const tNode = kids.find((k) => k.kind === 'task' && k.task.id === hit.task.id) ?? taskNode(run, hit.task, runNode);
-      attemptNode = (await provider.getChildren(tNode)).find((k) => k.kind === 'attempt' && k.attempt.id === hit.attempt.id);
+      const found = await provider.childFor(runNode, (k) => k.kind === 'task' && k.task.id === hit.task.id);
+      const tNode = found?.kind === 'task' ? found : taskNode(run, hit.task, runNode);
+      attemptNode = await provider.childFor(tNode, (k) => k.kind === 'attempt' && k.attempt.id === hit.attempt.id);
       if (attemptNode) await view.reveal(attemptNode, { select: true, focus: false, expand: false });
     } catch (e) {
       this.ctx.log.warn(`run overview: cannot reveal ${taskId} ${attemptId} in the tree: ${String(e)}`);

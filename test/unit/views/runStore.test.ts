@@ -217,3 +217,24 @@ test('first load: every run is known once discovered; each run is shown as soon 
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('first load: a Harbor job being read tells how far it is (its trial folders read of all) while pending', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-store-progress-')).split(path.sep).join('/');
+  const job = await generateHarborJob(path.join(root, 'jobs'), harborEveryCase());
+  const store = new RunStore({ fs: new NodeFs(), folders: () => [{ path: root, name: 'ws' }], filters: () => ({ include: [], exclude: [] }) });
+  const told: { anchor: string; done: number; total: number }[] = [];
+  store.onDidProgress(() => {
+    for (const p of store.pendingRuns()) if (p.progress) told.push({ anchor: p.candidate.anchor, ...p.progress });
+  });
+  try {
+    await store.ensureLoaded();
+    const trials = fs.readdirSync(job.jobDir, { withFileTypes: true }).filter((d) => d.isDirectory()).length;
+    assert.ok(told.length >= 1, 'told at least once (the first batch at once)');
+    assert.deepEqual(told.at(-1), { anchor: job.jobDir.split(path.sep).join('/'), done: trials, total: trials });
+    assert.deepEqual(store.pendingRuns(), [], 'nothing pending once read');
+    assert.equal(store.runs().length, 1);
+  } finally {
+    store.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Attempt, Outcome, Run, Task } from '../../../src/core/model';
-import { childrenOf, makeRunNode, rootChildren, type TreeNode } from '../../../src/views/tree/nodes';
+import { FIRST_PAGE, MORE_PAGE, childrenOf, makeRunNode, rootChildren, type TreeNode } from '../../../src/views/tree/nodes';
 import { describe as describeNode, taskDescription } from '../../../src/views/tree/describe';
 import { defaultViewState, describeFilter, visibleTasks, type ViewState } from '../../../src/views/tree/viewState';
 import { bestOutcome } from '../../../src/views/outcomeStyle';
@@ -166,4 +166,56 @@ test('first load: a run still being read is a "Reading…" row after the runs re
   const nodes = rootChildren([{ folder: '/ws', name: 'ws', runs: [] }], defaultViewState(), (r) => makeRunNode(r), [],
     [{ folder: '/ws', anchor: '/ws/jobs/big-job' }]);
   assert.deepEqual(nodes.map((n) => [n.kind, n.kind === 'message' ? n.text : '', n.kind === 'message' ? n.icon : '']), [['message', 'Reading jobs/big-job…', 'loading~spin']]);
+});
+
+test('first load: a Harbor job being read says how far its read is beside its "Reading…" row', () => {
+  const nodes = rootChildren([{ folder: '/ws', name: 'ws', runs: [] }], defaultViewState(), (r) => makeRunNode(r), [],
+    [{ folder: '/ws', anchor: '/ws/jobs/big-job', progress: { done: 2560, total: 10000 } }]);
+  const spec = describeNode(nodes[0]);
+  assert.equal(spec.label, 'Reading jobs/big-job…');
+  assert.equal(spec.description, '2,560 of 10,000 trial folders (25%)');
+});
+
+test('a big run lists its tasks a page at a time, then a "Show more" row; a task its attempts the same way', async () => {
+  const many: Task[] = Array.from({ length: FIRST_PAGE + 1500 }, (_, i) => task(`t${String(i).padStart(5, '0')}`, i, [attempt(`t${i}`, 0, 'passed', 1)]));
+  const big: Run = { ...run(), tasks: many };
+  const rn = makeRunNode(big);
+  const state = defaultViewState();
+  const all = await childrenOf(rn, { state, listDir: async () => [] });
+  assert.equal(all.filter((n) => n.kind === 'task').length, many.length, 'without a limit, every task');
+  const shown = new Map<string, number>();
+  const limitOf = (n: TreeNode) => shown.get(n.id) ?? FIRST_PAGE;
+  const page = await childrenOf(rn, { state, listDir: async () => [], limitOf });
+  const tasks = page.filter((n) => n.kind === 'task');
+  assert.equal(tasks.length, FIRST_PAGE);
+  assert.deepEqual(tasks.map((n) => n.kind === 'task' && n.task.id), many.slice(0, FIRST_PAGE).map((t) => t.id), 'the first tasks in order');
+  const more = page.find((n) => n.kind === 'more');
+  assert.ok(more && more.kind === 'more');
+  assert.equal(page.indexOf(more), FIRST_PAGE, 'right after the tasks, before the run\'s groups');
+  assert.deepEqual([more.shown, more.total, more.what], [FIRST_PAGE, many.length, 'tasks']);
+  const spec = describeNode(more);
+  assert.deepEqual([spec.label, spec.description, spec.click], [`Show ${MORE_PAGE.toLocaleString('en-US')} more tasks`, `200 of 1,700 shown`, 'show-more']);
+  shown.set(rn.id, more.shown + MORE_PAGE);
+  const next = await childrenOf(rn, { state, listDir: async () => [], limitOf });
+  const last = next.find((n) => n.kind === 'more');
+  assert.ok(last?.kind === 'more' && last.shown === FIRST_PAGE + MORE_PAGE);
+  assert.equal(describeNode(last).label, 'Show 500 more tasks', 'the last page says what is left');
+  shown.set(rn.id, last.shown + MORE_PAGE);
+  const full = await childrenOf(rn, { state, listDir: async () => [], limitOf });
+  assert.equal(full.filter((n) => n.kind === 'task').length, many.length);
+  assert.ok(!full.some((n) => n.kind === 'more'), 'no "Show more" once every task is listed');
+  // A filter pages what it lets through: 10 tasks match, no "Show more".
+  const filtered = await childrenOf(rn, { state: { ...state, text: 't0000' }, listDir: async () => [], limitOf });
+  assert.equal(filtered.filter((n) => n.kind === 'task').length, 10);
+  // A task with many attempts.
+  const t = task('wide', 0, Array.from({ length: FIRST_PAGE + 5 }, (_, i) => attempt('wide', i, i % 2 ? 'failed' : 'passed', i % 2 ? 0 : 1)));
+  const tn = (await childrenOf(makeRunNode({ ...run(), tasks: [t] }), { state, listDir: async () => [], limitOf }))[0];
+  const attempts = await childrenOf(tn, { state, listDir: async () => [], limitOf });
+  assert.equal(attempts.filter((n) => n.kind === 'attempt').length, FIRST_PAGE);
+  const am = attempts.at(-1);
+  assert.ok(am?.kind === 'more');
+  assert.deepEqual([am.shown, am.total, am.what, am.parent], [FIRST_PAGE, FIRST_PAGE + 5, 'attempts', tn]);
+  // Only the failed ones: 102 of them, one page.
+  const failedOnly = await childrenOf(tn, { state: { ...state, outcomes: new Set<Outcome>(['failed']) }, listDir: async () => [], limitOf });
+  assert.equal(failedOnly.length, Math.floor((FIRST_PAGE + 5) / 2));
 });
