@@ -8,6 +8,7 @@ export const ALLOWED_IN_VSIX: RegExp[] = [
   /^out\/extension\.js$/,
   /^out\/trajectoryWorker\.js$/,
   /^out\/summaryRowWorker\.js$/,
+  /^out\/jobLockWorker\.js$/,
   /^out\/webview\/.+\.(js|css|ttf|woff2?|svg|png)$/,
   /^media\/(icon\.png|[^/]+\.svg)$/, // not the README's screenshots (vsce points README images at the repository)
   /^schemas\/.+\.json$/,

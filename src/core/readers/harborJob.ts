@@ -5,15 +5,13 @@
 import type { FsPort } from '../fs/port';
 import { gather } from '../fs/gather';
 import type { Attempt, Problem, Run, RunFile, RunState, Task } from '../model';
-import {
-  JobConfigSchema, JobLockSchema, JobResultSchema, jobCounts,
-  type JobConfig, type JobLock, type JobResult,
-} from '../schemas/harbor';
+import { JobConfigSchema, JobResultSchema, jobCounts, type JobConfig, type JobResult } from '../schemas/harbor';
 import { issueProblems, jsonDocumentOf } from './jsonFile';
 import { listDir } from './harbor/evidence';
 import { baseName, joinPath, trimDir } from './harbor/paths';
 import type { TrialRead } from './harbor/trial';
 import { readTrials } from './harbor/trialBatch';
+import { type JobLockRead, readJobLock } from './harbor/jobLock';
 import { MAX_JSON_BYTES } from './harbor/trialFiles';
 
 /** Whether a folder entry is a trial dir: a sub-folder with config.json or result.json (harbor view's rule). */
@@ -37,19 +35,33 @@ export async function isHarborJobDir(fs: FsPort, dir: string): Promise<boolean> 
   return false;
 }
 
-interface JobFiles {
+export interface JobFiles {
   config: JobConfig | null;
   result: JobResult | null;
-  lock: JobLock | null;
+  lock: JobLockRead['lock'];
   files: RunFile[];
   problems: Problem[];
 }
 
 type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } };
 
-/** The job folder's listing and its config.json, lock.json and result.json, in one gather. */
+const JOB_JSON = ['config.json', 'lock.json', 'result.json'];
+
+/**
+ * What the job's own JSON files are now (type, size and time of each), taken before they are read: when it is the
+ * same at a re-read, what was read of them still holds.
+ */
+async function jobFilesStamp(fs: FsPort, jobDir: string): Promise<string> {
+  const got = await gather(fs, [], [], JOB_JSON.map((n) => joinPath(jobDir, n)));
+  return got.stats.map((s) => (s ? `${s.type}:${s.size}:${s.mtimeMs}` : '-')).join('|');
+}
+
+/**
+ * The job folder's listing and its config.json, lock.json and result.json, in one gather; the lock (one entry per
+ * trial: MBs on a big job) parsed on a worker thread where one can start (harbor/jobLock.ts).
+ */
 async function readJobFiles(fs: FsPort, jobDir: string): Promise<{ entries: Map<string, string>; job: JobFiles }> {
-  const names = ['config.json', 'lock.json', 'result.json'];
+  const names = JOB_JSON;
   const got = await gather(fs, [jobDir], names.map((n) => ({ path: joinPath(jobDir, n), maxBytes: MAX_JSON_BYTES })));
   const entries = new Map<string, string>(got.lists[0] ?? []);
   const problems: Problem[] = [];
@@ -69,7 +81,11 @@ async function readJobFiles(fs: FsPort, jobDir: string): Promise<{ entries: Map<
     return null;
   };
   const config = parse(0, 'job-config', JobConfigSchema);
-  const lock = parse(1, 'job-lock', JobLockSchema);
+  const lockPresent = entries.get('lock.json') === 'file';
+  files.push({ key: 'job-lock', label: 'lock.json', path: lockPresent ? joinPath(jobDir, 'lock.json') : null, present: lockPresent });
+  const lockRead = lockPresent ? await readJobLock({ path: joinPath(jobDir, 'lock.json'), read: got.reads[1] }) : undefined;
+  if (lockRead) problems.push(...lockRead.problems);
+  const lock = lockRead?.lock ?? null;
   const result = parse(2, 'job-result', JobResultSchema);
   const log = entries.get('job.log') === 'file';
   files.push({ key: 'job-log', label: 'job.log', path: log ? joinPath(jobDir, 'job.log') : null, present: log });
@@ -204,11 +220,15 @@ export interface HarborJobState {
   jobFinished: boolean;
   /** Every trial read, in folder-name order. */
   trials: readonly TrialRead[];
+  /** The job's own files as read, and what they were when read (jobFilesStamp): a re-read keeps them if unchanged. */
+  job?: JobFiles;
+  jobStamp?: string;
 }
 
 /** readHarborJob, keeping what the run was built from (rereadHarborTrials takes it). */
 export async function readHarborJobState(fs: FsPort, jobDir: string, opts: HarborReadOptions = {}): Promise<HarborJobState> {
   const root = trimDir(jobDir);
+  const jobStamp = await jobFilesStamp(fs, root);
   const { entries, job } = await readJobFiles(fs, root);
   const jobFinished = !!job.result?.finished_at;
   const names = trialFolderNames(entries);
@@ -216,7 +236,7 @@ export async function readHarborJobState(fs: FsPort, jobDir: string, opts: Harbo
   const trials = await readTrials(fs, root, names, jobFinished, opts.onProgress && ((p) => {
     opts.onProgress!({ done: p.done, total: p.total, partial: () => assemble(p.trials) });
   }));
-  return { run: assemble(trials), root, jobFinished, trials };
+  return { run: assemble(trials), root, jobFinished, trials, job, jobStamp };
 }
 
 /** The trial folder a changed path lies in (its name), or undefined for the job folder itself and the job's own files. */
@@ -238,13 +258,17 @@ const JOB_FILES = new Set(['config.json', 'lock.json', 'result.json', 'job.log',
  */
 export async function rereadHarborTrials(fs: FsPort, prev: HarborJobState, names: readonly string[]): Promise<{ state: HarborJobState; read: number } | undefined> {
   const root = prev.root;
-  const { entries, job } = await readJobFiles(fs, root);
+  const jobStamp = await jobFilesStamp(fs, root);
+  // The job's own files unchanged since they were read (a trial changed, not the job): only its listing is read again.
+  const { entries, job } = prev.job && jobStamp === prev.jobStamp
+    ? { entries: new Map<string, string>((await gather(fs, [root], [])).lists[0] ?? []), job: prev.job }
+    : await readJobFiles(fs, root);
   const jobFinished = !!job.result?.finished_at;
   if (jobFinished !== prev.jobFinished) return undefined;
   const changed = new Set(names);
   const fresh = await readTrials(fs, root, [...changed].filter((n) => entries.get(n) === 'dir').sort(), jobFinished);
   const trials = prev.trials.filter((t) => !changed.has(t.name)).concat(fresh).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { state: { run: runOf(root, entries, job, trials), root, jobFinished, trials }, read: fresh.length };
+  return { state: { run: runOf(root, entries, job, trials), root, jobFinished, trials, job, jobStamp }, read: fresh.length };
 }
 
 function runOf(root: string, entries: Map<string, string>, job: JobFiles, trials: readonly TrialRead[]): Run {
