@@ -12,11 +12,28 @@ function skipped(v: unknown): boolean {
   return v === undefined || typeof v === 'function' || typeof v === 'symbol';
 }
 
+/**
+ * JSON.stringify(value, null, 2) with every line after the first indented by `indent` (a multiple of two spaces): the
+ * value stringified inside as many one-element arrays as `indent` has levels, and those arrays' brackets cut off, so
+ * the native stringify writes the indentation (no second pass over, and copy of, each task's text).
+ */
+function indented(value: unknown, indent: string): string {
+  const levels = indent.length >> 1;
+  if (levels === 0 || value === null || typeof value !== 'object' || indent.length !== levels * 2) {
+    const s = JSON.stringify(value, null, 2);
+    return indent && s.includes('\n') ? s.replace(/\n/g, `\n${indent}`) : s;
+  }
+  let wrapped: unknown = value;
+  for (let i = 0; i < levels; i++) wrapped = [wrapped];
+  const s = JSON.stringify(wrapped, null, 2);
+  // '[\n  ' + '[\n    ' + … before the value, '\n  ]' + '\n]' after it.
+  return s.slice(2 * levels + levels * (levels + 1), s.length - (2 * levels + levels * (levels - 1)));
+}
+
 /** The pieces of JSON.stringify(value, null, 2), in order (value is plain data: no toJSON, no cycles). */
 export function* jsonPieces(value: unknown, indent = '', depth = 0): Generator<string> {
   if (value === null || typeof value !== 'object' || depth >= WALK_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    const s = JSON.stringify(value, null, 2);
-    yield indent && s.includes('\n') ? s.replace(/\n/g, `\n${indent}`) : s;
+    yield indented(value, indent);
     return;
   }
   const inner = `${indent}  `;

@@ -66,8 +66,13 @@ export function duplicateKey(text: string): { key: string; offset: number } | un
   return undefined;
 }
 
-/** How many keys the objects of JSON text write, all objects together (strings in key position). One pass, no allocation. */
-function writtenKeyCount(text: string): number {
+/**
+ * One pass over JSON text for what the readers check before and after JSON.parse: the offset of the first bracket
+ * that opens nesting level `maxDepth` + 1 (-1 when none: jsonDepth.ts depthExceededAt), and how many keys its objects
+ * write, all objects together (strings in key position; counted up to that bracket). No allocation but one flag per
+ * open bracket.
+ */
+export function scanJsonText(text: string, maxDepth: number): { deepAt: number; writtenKeys: number } {
   const inObject: boolean[] = [];
   let depth = 0;
   let expectKey = false;
@@ -82,9 +87,53 @@ function writtenKeyCount(text: string): number {
       }
       if (expectKey) n++;
       expectKey = false;
-    } else if (c === 0x7b) { inObject[depth++] = true; expectKey = true; } else if (c === 0x5b) { inObject[depth++] = false; expectKey = false; } else if (c === 0x7d || c === 0x5d) { depth--; expectKey = false; } else if (c === 0x2c) { expectKey = depth > 0 && inObject[depth - 1]; }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return { deepAt: i, writtenKeys: n };
+      if (depth > 0) inObject[depth - 1] = c === 0x7b;
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) { depth--; expectKey = false; } else if (c === 0x2c) { expectKey = depth > 0 && inObject[depth - 1]; }
   }
-  return n;
+  return { deepAt: -1, writtenKeys: n };
+}
+
+/**
+ * One walk over a parsed value: how many own keys its objects hold (all objects together), and the numbers JSON.parse
+ * read as ±Infinity (written beyond a double's range, `1e400`) replaced by null in place (no reader takes them for a
+ * value), returned with their JSON path, at most `max` listed (all are replaced); -0 is replaced by 0.
+ */
+export function walkParsed(value: unknown, max = 20): { keptKeys: number; outOfRange: (string | number)[][] } {
+  const outOfRange: (string | number)[][] = [];
+  const at: (string | number)[] = [];
+  let kept = 0;
+  const visit = (o: Record<string | number, unknown>, k: string | number): void => {
+    const x = o[k];
+    if (typeof x === 'number') {
+      if (!Number.isFinite(x)) { o[k] = null; if (outOfRange.length < max) outOfRange.push([...at, k]); } else if (Object.is(x, -0)) o[k] = 0;
+    } else if (x && typeof x === 'object') {
+      at.push(k);
+      walk(x);
+      at.pop();
+    }
+  };
+  const walk = (v: object): void => {
+    const o = v as Record<string | number, unknown>;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) visit(o, i);
+      return;
+    }
+    for (const k in o) {
+      if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
+      kept++;
+      visit(o, k);
+    }
+  };
+  if (value && typeof value === 'object') walk(value);
+  return { keptKeys: kept, outOfRange };
+}
+
+/** How many keys the objects of JSON text write, all objects together. */
+function writtenKeyCount(text: string): number {
+  return scanJsonText(text, Number.POSITIVE_INFINITY).writtenKeys;
 }
 
 /** How many own keys the objects of a parsed value hold, all objects together. */
@@ -108,9 +157,11 @@ function keptKeyCount(v: unknown): number {
  * duplicateKey(text) for text JSON.parse read as `value`, at a fraction of its cost on the common case: a key written
  * twice in one object is kept once, so the keys written outnumber the keys kept; only then is the text searched for
  * which key it was (keys and their sets allocated per object). The same answer as duplicateKey(text).
+ * `counts`: the two counts when the caller has them already (scanJsonText, walkParsed).
  */
-export function duplicateKeyOf(text: string, value: unknown): { key: string; offset: number } | undefined {
-  return writtenKeyCount(text) === keptKeyCount(value) ? undefined : duplicateKey(text);
+export function duplicateKeyOf(text: string, value: unknown, counts?: { written: number; kept: number }): { key: string; offset: number } | undefined {
+  const same = counts ? counts.written === counts.kept : writtenKeyCount(text) === keptKeyCount(value);
+  return same ? undefined : duplicateKey(text);
 }
 
 /**
@@ -119,25 +170,7 @@ export function duplicateKeyOf(text: string, value: unknown): { key: string; off
  * replaced by 0 (the same number for every reader).
  */
 export function sanitizeNumbers(value: unknown, max = 20): (string | number)[][] {
-  const out: (string | number)[][] = [];
-  const at: (string | number)[] = [];
-  const walk = (v: unknown): void => {
-    if (!v || typeof v !== 'object') return;
-    const o = v as Record<string | number, unknown>;
-    const keys: (string | number)[] = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v);
-    for (const k of keys) {
-      const x = o[k];
-      if (typeof x === 'number') {
-        if (!Number.isFinite(x)) { o[k] = null; if (out.length < max) out.push([...at, k]); } else if (Object.is(x, -0)) o[k] = 0;
-      } else if (x && typeof x === 'object') {
-        at.push(k);
-        walk(x);
-        at.pop();
-      }
-    }
-  };
-  walk(value);
-  return out;
+  return walkParsed(value, max).outOfRange;
 }
 
 /** `.a[0].b` for a JSON path. */

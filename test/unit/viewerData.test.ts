@@ -115,6 +115,37 @@ test('a trace on disk is present evidence; a referenced trace that is gone is mi
   assert.equal(run.tasks[1].attempts[0].missing.length, 0);
 });
 
+test('traces named outside traces/ or not plainly: found where they resolve, missing ones said in document order', async () => {
+  const root = tmp();
+  const d = `${root}/projects/data-agent/datasets/eval-v1`;
+  const sum = summary();
+  const tasks = sum.tasks as { cells: Record<string, { attempts: { trace?: string }[] }> }[];
+  // a: ./traces/ (not plain: resolved), extra/ present, extra/ gone; b: traces/ gone, ../x outside the dataset.
+  tasks[0].cells[cellA].attempts[0].trace = './traces/a-A-1.json';
+  tasks[0].cells[cellA].attempts[1].trace = 'extra/here.json';
+  tasks[0].cells[cellB].attempts[0].trace = 'extra/gone.json';
+  tasks[0].cells[cellB].attempts[1].trace = 'traces/nothing.json';
+  tasks[1].cells[cellA].attempts[0].trace = '../outside.json';
+  makeProject(root, sum);
+  write(`${d}/extra/here.json`, { task_id: 'a', messages: [] });
+  const run = await readViewerDataset(nfs, d);
+  const [a1, a2, b1, b2] = run.tasks[0].attempts;
+  assert.deepEqual([a1, a2, b1, b2].map((x) => x.evidence.map((e) => [e.label, e.path, e.present])), [
+    [['a-A-1.json', `${d}/traces/a-A-1.json`, true]],
+    [['here.json', `${d}/extra/here.json`, true]],
+    [['gone.json', `${d}/extra/gone.json`, false]],
+    [['nothing.json', `${d}/traces/nothing.json`, false]],
+  ]);
+  assert.deepEqual(b1.missing, [`${d}/extra/gone.json`]);
+  assert.equal(b1.evidence[0].namedBy, 'summary.json names it');
+  assert.deepEqual(run.problems.filter((p) => p.code === 'missing-trace' || p.code === 'outside-run').map((p) => [p.code, p.jsonPath]), [
+    ['missing-trace', ['tasks', 0, 'cells', cellB, 'attempts', 0, 'trace']],
+    ['missing-trace', ['tasks', 0, 'cells', cellB, 'attempts', 1, 'trace']],
+    ['outside-run', ['tasks', 1, 'cells', cellA, 'attempts', 0, 'trace']],
+  ]);
+  assert.equal(run.tasks[1].attempts[0].evidence[0].outside, true);
+});
+
 test('recorded aggregates that agree with the tasks raise nothing; ones that disagree are warnings at their path', async () => {
   const ok = await readViewerDataset(nfs, makeProject(tmp()));
   assert.deepEqual(ok.problems.filter((p) => p.code === 'aggregate-mismatch'), []);

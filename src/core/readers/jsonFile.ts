@@ -2,10 +2,10 @@
 // line and column of the error, and any JSON path inside the document can be turned into a line for a Problem.
 import { parse as parseLenient, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { isReadRefused, type FileRead, type FsPort } from '../fs/port';
-import { depthExceededAt, MAX_JSON_DEPTH } from '../jsonDepth';
+import { MAX_JSON_DEPTH } from '../jsonDepth';
 import { JsonLocator } from '../jsonLocator';
 import type { Problem, Severity } from '../model';
-import { duplicateKeyOf, invalidUtf8At, lineOfByte, pathText, sanitizeNumbers } from '../honestInput';
+import { duplicateKeyOf, invalidUtf8At, lineOfByte, pathText, scanJsonText, walkParsed } from '../honestInput';
 
 export interface JsonDocument {
   path: string;
@@ -51,7 +51,7 @@ export function parseJsonText(text: string): { value?: unknown; error?: { offset
  * inputs): a byte order mark, bytes that are not UTF-8 (`badUtf8Line`, found by the caller on the bytes), a key given
  * twice in one object, numbers beyond a double (replaced by null in `doc.value`).
  */
-function honestyProblems(doc: JsonDocument, what: string, badUtf8Line?: number): void {
+function honestyProblems(doc: JsonDocument, what: string, writtenKeys: number, badUtf8Line?: number): void {
   const text = doc.text;
   if (text.charCodeAt(0) === 0xfeff) {
     doc.problems.push({ file: doc.path, line: 1, column: 1, severity: 'warning', code: 'bom',
@@ -61,13 +61,14 @@ function honestyProblems(doc: JsonDocument, what: string, badUtf8Line?: number):
     doc.problems.push({ file: doc.path, line: badUtf8Line, severity: 'warning', code: 'invalid-utf8',
       message: `the ${what} holds bytes that are not UTF-8 (first at line ${badUtf8Line}): they read as U+FFFD (\ufffd), so ids and text there are not what was written` });
   }
-  const dup = duplicateKeyOf(text, doc.value);
+  const walked = walkParsed(doc.value);
+  const dup = duplicateKeyOf(text, doc.value, { written: writtenKeys, kept: walked.keptKeys });
   if (dup) {
     const { line, column } = lineColumnAt(text, dup.offset);
     doc.problems.push({ file: doc.path, line, column, severity: 'warning', code: 'duplicate-key',
       message: `the ${what} gives the key "${dup.key.slice(0, 200)}" twice in one object (again at line ${line}): the last one is read` });
   }
-  for (const at of sanitizeNumbers(doc.value)) {
+  for (const at of walked.outOfRange) {
     doc.problems.push(problemAt(doc, at, 'warning', 'number-out-of-range',
       `the ${what} ${pathText(at)} is a number beyond what a double holds (it reads as Infinity): read as no value`));
   }
@@ -75,7 +76,8 @@ function honestyProblems(doc: JsonDocument, what: string, badUtf8Line?: number):
 
 export function parseJsonDocument(path: string, text: string, what = 'file', badUtf8Line?: number): JsonDocument {
   // Nested too deep for the recursive walkers after the parse (schema, position finder): this file only is lost.
-  const deep = depthExceededAt(text);
+  const scan = scanJsonText(text, MAX_JSON_DEPTH);
+  const deep = scan.deepAt;
   if (deep >= 0) {
     const { line, column } = lineColumnAt(text, deep);
     return {
@@ -94,7 +96,7 @@ export function parseJsonDocument(path: string, text: string, what = 'file', bad
     };
   }
   const doc: JsonDocument = { path, text, value, ok: true, problems: [] };
-  honestyProblems(doc, what, badUtf8Line);
+  honestyProblems(doc, what, scan.writtenKeys, badUtf8Line);
   return doc;
 }
 

@@ -66,17 +66,32 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise
     support: supportLine(project.support),
   };
 
-  // Traces live in traces/: one listing answers for all of them; a trace elsewhere is stat'ed.
+  // Traces live in traces/: one listing answers for all of them; a trace elsewhere is stat'ed (after the tasks, all
+  // at once: no await per attempt).
   const traceNames = tracesStat?.type === 'dir' ? new Set((await fs.readDir(tracesDir)).map(([n]) => n)) : new Set<string>();
-  const traceExists = async (abs: string): Promise<boolean> =>
-    path.posix.dirname(abs) === tracesDir ? traceNames.has(path.posix.basename(abs)) : (await fs.stat(abs)) !== undefined;
+  const traces: TraceLookup = {
+    dir: tracesDir, names: traceNames, normalDir: path.posix.resolve(datasetDir) === datasetDir, elsewhere: new Map(),
+  };
   const tasks: Task[] = [];
   const cells: CellRewards[] = [];
   const rawTasks = Array.isArray(s.tasks) ? s.tasks : [];
-  for (let ti = 0; ti < rawTasks.length; ti++) {
-    const t = rawTasks[ti];
-    if (!isObj(t)) continue;
-    tasks.push(await readViewerTask(traceExists, doc, datasetDir, t, ti, project, problems, cells));
+  const before = problems.length;
+  const readTasks = () => {
+    for (let ti = 0; ti < rawTasks.length; ti++) {
+      const t = rawTasks[ti];
+      if (!isObj(t)) continue;
+      tasks.push(readViewerTask(traces, doc, datasetDir, t, ti, project, problems, cells));
+    }
+  };
+  readTasks();
+  const unknown = [...traces.elsewhere].filter(([, v]) => v === undefined).map(([k]) => k);
+  if (unknown.length) {
+    // Traces outside traces/ (rare): stat'ed, then the tasks read again knowing them.
+    for (const abs of unknown) traces.elsewhere.set(abs, (await fs.stat(abs)) !== undefined);
+    tasks.length = 0;
+    cells.length = 0;
+    problems.length = before;
+    readTasks();
   }
   if (doc.ok && isObj(doc.value)) problems.push(...crossCheckViewerSummary(doc, s, cells, tasks.length));
 
@@ -89,10 +104,44 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise
   };
 }
 
-async function readViewerTask(
-  traceExists: (abs: string) => Promise<boolean>, doc: JsonDocument, datasetDir: string, t: Obj, ti: number,
+/**
+ * Where the traces of a dataset are looked up: the listing of traces/; a trace elsewhere in the dataset is stat'ed
+ * (`elsewhere`: its path, undefined until stat'ed).
+ */
+interface TraceLookup {
+  dir: string;
+  names: ReadonlySet<string>;
+  /** The dataset folder is a normal absolute path (path.resolve leaves it as it is). */
+  normalDir: boolean;
+  elsewhere: Map<string, boolean | undefined>;
+}
+
+/**
+ * The absolute path of a trace named relative to the dataset: a plain `traces/x.json` (no '.', '..' or empty segment)
+ * under a dataset folder that is already normal is joined without path.resolve (80,000 of them in a big dataset);
+ * anything else goes through resolve.
+ */
+function traceAbs(datasetDir: string, normalDir: boolean, trace: string): string {
+  return normalDir && trace.charCodeAt(0) !== 0x2f && !/(^|\/)\.{0,2}(\/|$)/.test(trace)
+    ? `${datasetDir}/${trace}` : path.posix.resolve(datasetDir, trace);
+}
+
+/**
+ * Whether the trace at `abs` (its last '/' at `slash`, its name `label`) is on disk: by the listing of traces/, else
+ * as stat'ed. A trace elsewhere not stat'ed yet is noted (and taken as there until the tasks are read again).
+ */
+function traceOnDisk(traces: TraceLookup, abs: string, slash: number, label: string): boolean {
+  if (abs.slice(0, Math.max(slash, 1)) === traces.dir) return traces.names.has(label);
+  const known = traces.elsewhere.get(abs);
+  if (known !== undefined) return known;
+  traces.elsewhere.set(abs, undefined);
+  return true;
+}
+
+function readViewerTask(
+  traces: TraceLookup, doc: JsonDocument, datasetDir: string, t: Obj, ti: number,
   project: ViewerProjectInfo, problems: Problem[], cells: CellRewards[],
-): Promise<Task> {
+): Task {
   const id = str(t.id) ?? `task-${ti}`;
   const details: Record<string, string | number | boolean | null> = {};
   for (const k of ['difficulty', 'difficulty_level', 'reward_mode', 'question', 'answer']) {
@@ -108,6 +157,7 @@ async function readViewerTask(
     const model = bar < 0 ? cellKey : cellKey.slice(0, bar);
     const harness = bar < 0 ? '' : cellKey.slice(bar + 1);
     const tier = project.support[harness];
+    const tierText = tier ? (tier.caveats.length ? `${tier.tier}: ${tier.caveats.join('; ')}` : tier.tier) : undefined;
     const list = Array.isArray(cell.attempts) ? cell.attempts : [];
     const rewards: (number | null)[] = [];
     const numbers: number[] = [];
@@ -119,36 +169,39 @@ async function readViewerTask(
       const reward = num(a.reward);
       rewards.push(reward);
       numbers.push(attemptNo);
-      const jsonPath = ['tasks', ti, 'cells', cellKey, 'attempts', ai];
       const evidence: Evidence[] = [];
       const missing: string[] = [];
       const trace = str(a.trace);
       if (trace) {
-        const abs = path.posix.resolve(datasetDir, trace);
+        const abs = traceAbs(datasetDir, traces.normalDir, trace);
+        const slash = abs.lastIndexOf('/');
+        const label = abs.slice(slash + 1);
         if (!isInside(datasetDir, abs)) {
-          evidence.push({ kind: 'trace', label: path.posix.basename(abs), path: abs, isDir: false, present: false, outside: true });
-          problems.push(problemAt(doc, [...jsonPath, 'trace'], 'warning', 'outside-run',
+          evidence.push({ kind: 'trace', label, path: abs, isDir: false, present: false, outside: true });
+          problems.push(problemAt(doc, ['tasks', ti, 'cells', cellKey, 'attempts', ai, 'trace'], 'warning', 'outside-run',
             outsideMessage(`the trace of ${id} ${cellKey} attempt ${attemptNo}`, trace, datasetDir)));
+        } else if (traceOnDisk(traces, abs, slash, label)) {
+          evidence.push({ kind: 'trace', label, path: abs, isDir: false, present: true });
         } else {
-          const present = await traceExists(abs);
-          evidence.push({ kind: 'trace', label: path.posix.basename(abs), path: abs, isDir: false, present,
-            ...(present ? {} : { namedBy: 'summary.json names it' }) });
-          if (!present) {
-            missing.push(abs);
-            problems.push(problemAt(doc, [...jsonPath, 'trace'], 'warning', 'missing-trace',
-              `${trace} (trace of ${id} ${cellKey} attempt ${attemptNo}) is not on disk`));
-          }
+          evidence.push({ kind: 'trace', label, path: abs, isDir: false, present: false, namedBy: 'summary.json names it' });
+          missing.push(abs);
+          problems.push(problemAt(doc, ['tasks', ti, 'cells', cellKey, 'attempts', ai, 'trace'], 'warning', 'missing-trace',
+            `${trace} (trace of ${id} ${cellKey} attempt ${attemptNo}) is not on disk`));
         }
       }
-      const adetails: Record<string, string | number | boolean | null> = { model, harness };
-      if (tier) adetails.tier = tier.caveats.length ? `${tier.tier}: ${tier.caveats.join('; ')}` : tier.tier;
+      const adetails: Record<string, string | number | boolean | null> = tierText === undefined ? { model, harness } : { model, harness, tier: tierText };
       const outcome = reward === null ? 'infra-error' : isPass(reward) ? 'passed' : 'failed';
-      attempts.push({
-        id: `${id}#${cellKey}#${attemptNo}`, index: attemptNo - 1, label: `#${attemptNo}`, outcome, reward,
-        ...(reward === null ? { failure: { reason: 'the verifier never ran' } } : {}),
-        durationSec: num(a.elapsed_sec), nTurns: num(a.n_turns), cell: cellKey, evidence, missing, details: adetails,
-        ...(str(a.reward_method) ? { rewardMethod: str(a.reward_method) } : {}),
-      });
+      const attemptId = `${id}#${cellKey}#${attemptNo}`;
+      const durationSec = num(a.elapsed_sec);
+      const nTurns = num(a.n_turns);
+      // (key order as written: the CLI's --json prints attempts as they are)
+      const attempt: Attempt = reward === null
+        ? { id: attemptId, index: attemptNo - 1, label: `#${attemptNo}`, outcome, reward, failure: { reason: 'the verifier never ran' },
+          durationSec, nTurns, cell: cellKey, evidence, missing, details: adetails }
+        : { id: attemptId, index: attemptNo - 1, label: `#${attemptNo}`, outcome, reward, durationSec, nTurns, cell: cellKey, evidence, missing, details: adetails };
+      const method = str(a.reward_method);
+      if (method) attempt.rewardMethod = method;
+      attempts.push(attempt);
     }
     const pa = cell.passed_at;
     cells.push({

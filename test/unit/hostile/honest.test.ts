@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
-import { duplicateKey, duplicateKeyOf, invalidUtf8At, sanitizeNumbers } from '../../../src/core/honestInput';
+import { duplicateKey, duplicateKeyOf, invalidUtf8At, sanitizeNumbers, scanJsonText, walkParsed } from '../../../src/core/honestInput';
+import { depthExceededAt } from '../../../src/core/jsonDepth';
 import fc from 'fast-check';
 import { readNemoRollouts } from '../../../src/core/readers/runSummary';
 import { readHarborJob } from '../../../src/core/readers/harborJob';
@@ -66,6 +67,27 @@ test('duplicateKeyOf (keys written against keys kept, then the search) answers a
   fc.assert(fc.property(doc, (text) => {
     assert.deepEqual(duplicateKeyOf(text, JSON.parse(text)), duplicateKey(text), text);
   }), { numRuns: 2000, seed: 20261130 });
+});
+
+test('the one-pass checks the readers use (scanJsonText, walkParsed) answer as depthExceededAt, duplicateKeyOf and sanitizeNumbers', () => {
+  const key = fc.constantFrom('a', 'b', 'k', '\\u0061', 'x\\"y', '__proto__', '0', '');
+  const doc: fc.Arbitrary<string> = fc.letrec((tie) => ({
+    v: fc.oneof({ depthSize: 'small' }, fc.constantFrom('1', 'null', '1e400', '-1e400', '-0', '"a"', '"[{\\"a\\":1}"', '[]', '{}'),
+      fc.array(tie('v'), { maxLength: 3 }).map((xs) => `[${xs.join(',')}]`),
+      fc.array(fc.tuple(key, tie('v')), { maxLength: 4 }).map((ps) => `{${ps.map(([k, x]) => `"${k}": ${x}`).join(', ')}}`)),
+  })).v as fc.Arbitrary<string>;
+  fc.assert(fc.property(doc, fc.integer({ min: 0, max: 4 }), (text, max) => {
+    const scan = scanJsonText(text, max);
+    assert.equal(scan.deepAt, depthExceededAt(text, max), text);
+    const once = JSON.parse(text) as unknown;
+    const walked = walkParsed(once);
+    assert.deepEqual(duplicateKeyOf(text, once, { written: scanJsonText(text, 1000).writtenKeys, kept: walked.keptKeys }), duplicateKey(text), text);
+    assert.deepEqual(walked.outOfRange, sanitizeNumbers(JSON.parse(text)), text);
+    // Inside a container every 1e400 is replaced (null) and -0 reads 0 (a value at the top is the caller's).
+    if (once && typeof once === 'object') assert.deepEqual(once, JSON.parse(JSON.stringify(once)), text);
+  }), { numRuns: 2000, seed: 20261201 });
+  // Unbalanced closers before the openers: the depth as depthExceededAt counts it.
+  assert.equal(scanJsonText(']]{{{', 2).deepAt, depthExceededAt(']]{{{', 2));
 });
 
 test('NeMo Gym rollouts: a BOM, a task id that is not UTF-8, rewards 1e400 and -0: every row read, each said with its line', { timeout: 60_000 }, async () => {

@@ -9,10 +9,23 @@ import { problemAt, type JsonDocument } from '../jsonFile';
 import { str, type JsonPath } from './summaryShape';
 import { isInside, outsideMessage } from '../../containment';
 
+/** A relative path with a '.', '..' or empty segment (or a trailing slash), which resolve would rewrite. */
+const NOT_PLAIN = /(^|\/)\.{0,2}(\/|$)/;
+/** A normal absolute folder: no trailing slash, no '.', '..' or empty segment. */
+const NORMAL_DIR = /^(\/[^/]+)+$/;
+let lastRoot = '';
+let lastRootNormal = false;
+
 /** An absolute POSIX path for a summary path (relative to the summary's folder, or already absolute). */
 export function resolveRel(root: string, rel: string): string {
+  // A plain `verifier/x/test-stdout.txt` under a normal folder (every path of a 40,000-repeat summary): joined as is.
+  if (root !== lastRoot) { lastRoot = root; lastRootNormal = NORMAL_DIR.test(root) && !/\/\.{1,2}(\/|$)/.test(root); }
+  if (lastRootNormal && rel.charCodeAt(0) !== 0x2f && !rel.includes('\\') && !NOT_PLAIN.test(rel)) return `${root}/${rel}`;
   return path.posix.resolve(root, rel.replace(/\\/g, '/'));
 }
+
+/** The last segment of an absolute path ('' for '/'). */
+const lastSegment = (abs: string): string => abs.slice(abs.lastIndexOf('/') + 1);
 
 const FIELDS: { key: string; kind: EvidenceKind; isDir: boolean }[] = [
   { key: 'verifier_logs', kind: 'verifier-logs', isDir: true },
@@ -71,7 +84,8 @@ export async function repeatEvidence(
   let dir: string | undefined;
   // The files of a verification sit in its log folder: one listing of it answers for all of them.
   const logsRel = str(raw.verifier_logs);
-  const logsAbs = logsRel && isInside(root, resolveRel(root, logsRel)) ? resolveRel(root, logsRel) : undefined;
+  const logsResolved = logsRel ? resolveRel(root, logsRel) : undefined;
+  const logsAbs = logsResolved && isInside(root, logsResolved) ? logsResolved : undefined;
   let listing: Map<string, EntryType> | undefined;
   let logsStat: { type: EntryType } | undefined;
   if (logsAbs && opts.listings?.has(logsAbs)) {
@@ -87,26 +101,34 @@ export async function repeatEvidence(
       if (logsStat?.type !== 'dir') listing = undefined;
     }
   }
-  const look = async (abs: string): Promise<{ type: EntryType } | undefined> => {
+  // What the log folder's listing says of a path (no await for those: 40,000 repeats), else a stat.
+  const UNKNOWN = null;
+  const known = (abs: string): { type: EntryType } | undefined | typeof UNKNOWN => {
     if (abs === logsAbs) return logsStat;
-    if (listing && path.posix.dirname(abs) === logsAbs) {
-      const type = listing.get(path.posix.basename(abs));
+    const slash = abs.lastIndexOf('/');
+    if (listing && logsAbs && slash === logsAbs.length && abs.startsWith(logsAbs)) {
+      const type = listing.get(abs.slice(slash + 1));
       return type ? { type } : undefined;
     }
-    return fs.stat(abs);
+    return UNKNOWN;
+  };
+  const look = (abs: string): { type: EntryType } | undefined | Promise<{ type: EntryType } | undefined> => {
+    const k = known(abs);
+    return k === UNKNOWN ? fs.stat(abs) : k;
   };
   for (const f of FIELDS) {
     const rel = str(raw[f.key]);
     if (!rel) continue;
     const abs = resolveRel(root, rel);
     if (!isInside(root, abs)) {
-      evidence.push({ kind: f.kind, label: f.key === 'verifier_logs' ? 'verifier logs' : abs.split('/').pop() || rel, path: abs, isDir: f.isDir, present: false, outside: true });
+      evidence.push({ kind: f.kind, label: f.key === 'verifier_logs' ? 'verifier logs' : lastSegment(abs) || rel, path: abs, isDir: f.isDir, present: false, outside: true });
       problems.push(problemAt(doc, [...jsonPath, f.key], 'warning', 'outside-run', outsideMessage(`${f.key} of ${who}`, rel, root)));
       continue;
     }
-    const st = await look(abs);
+    const looked = look(abs);
+    const st = looked instanceof Promise ? await looked : looked;
     const present = st !== undefined;
-    const ev: Evidence = { kind: f.kind, label: abs.split('/').pop() || rel, path: abs, isDir: st ? st.type === 'dir' : f.isDir, present };
+    const ev: Evidence = { kind: f.kind, label: lastSegment(abs) || rel, path: abs, isDir: st ? st.type === 'dir' : f.isDir, present };
     if (f.key === 'verifier_logs') {
       dir = abs;
       ev.label = 'verifier logs';
@@ -120,7 +142,8 @@ export async function repeatEvidence(
     evidence.push(ev);
     if (f.key === 'verifier_logs' && present && ev.isDir) {
       const ctrfPath = `${abs}/ctrf.json`;
-      if ((await look(ctrfPath))?.type === 'file') {
+      const lookedCtrf = look(ctrfPath);
+      if ((lookedCtrf instanceof Promise ? await lookedCtrf : lookedCtrf)?.type === 'file') {
         const pre = opts.ctrfs?.get(ctrfPath);
         const failedTests = opts.readCtrf === false ? undefined : pre ? ctrfFromRead(pre) : await readCtrfFailedTests(fs, ctrfPath);
         evidence.push({ kind: 'ctrf', label: 'ctrf.json', path: ctrfPath, isDir: false, present: true, ...(failedTests ? { failedTests } : {}) });
