@@ -62,10 +62,11 @@ const configs = [
   { ...node, entryPoints: { jobLockWorker: 'src/core/readers/harbor/jobLockWorker.ts' }, outdir: 'out' },
 ];
 
-// Webview bundles: each top-level webview/<name>.ts, and each webview/<panel>/main.ts (bundled as out/webview/<panel>.js).
+// Webview bundles: each top-level webview/<name>.ts, each webview/<panel>/main.ts (bundled as out/webview/<panel>.js)
+// and a panel's first script webview/<panel>/early.ts (out/webview/<panel>Early.js, see PanelPage.early).
 const webviewEntries = Object.fromEntries(
-  walk('webview', (f) => /^webview\/[^/]+\.ts$/.test(f) || /^webview\/[^/]+\/main\.ts$/.test(f))
-    .map((f) => [/\/main\.ts$/.test(f) ? f.split('/')[1] : f.slice('webview/'.length, -'.ts'.length), f]),
+  walk('webview', (f) => /^webview\/[^/]+\.ts$/.test(f) || /^webview\/[^/]+\/(main|early)\.ts$/.test(f))
+    .map((f) => [/\/main\.ts$/.test(f) ? f.split('/')[1] : /\/early\.ts$/.test(f) ? `${f.split('/')[1]}Early` : f.slice('webview/'.length, -'.ts'.length), f]),
 );
 if (Object.keys(webviewEntries).length) {
   configs.push({

@@ -1,17 +1,26 @@
-// Imported FIRST by the overview's page (before zod, the web components and the charts are set up): it takes the
-// VS Code API and says `ready` at once, so the host builds the run's first screen while the rest of the script is
-// still being evaluated. Nothing is lost: the whole bundle runs as one task, so the host's answer is dispatched only
-// after main.ts has installed its message listener.
-export interface VsCodeApi {
-  postMessage(m: unknown): void;
-  getState(): unknown;
-  setState(s: unknown): void;
-}
+// The overview page's first script (out/webview/runOverviewEarly.js, inline at the top of the page: PanelPage.early): a
+// few hundred bytes, so it runs while the bundle (zod, the web components, the charts) is still being fetched and
+// parsed. It takes the VS Code API, keeps every message the host sends until the bundle listens, and says `ready`
+// at once, so the host sends the first screen while the rest of the page is being set up (earlyChannel.ts).
+import { EARLY_CHANNEL, type EarlyChannel, type VsCodeApi } from './earlyChannel';
+
 declare function acquireVsCodeApi(): VsCodeApi;
 
-/** The page's one VS Code API object (acquireVsCodeApi may be called only once). */
-export const vscodeApi: VsCodeApi = acquireVsCodeApi();
-
+const api = acquireVsCodeApi();
+const queued: MessageEvent[] = [];
+const keep = (e: MessageEvent): void => {
+  if (!queued.length) performance.mark('overview:first-message');
+  queued.push(e);
+};
+window.addEventListener('message', keep);
+const channel: EarlyChannel = {
+  api,
+  takeQueued() {
+    window.removeEventListener('message', keep);
+    return queued.splice(0);
+  },
+};
+(window as unknown as Record<string, EarlyChannel>)[EARLY_CHANNEL] = channel;
 performance.mark('overview:script');
-vscodeApi.postMessage({ type: 'ready' });
+api.postMessage({ type: 'ready' });
 performance.mark('overview:ready');

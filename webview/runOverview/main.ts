@@ -1,9 +1,9 @@
-// The Run Overview webview (browser, bundled as an iife into out/webview/runOverview.js). Handshake: posts `ready`
-// (early.ts, first thing), the host answers `init` with the first screen of the view model (src/protocol/runOverview.ts),
+// The Run Overview webview (browser, bundled as an iife into out/webview/runOverview.js). Handshake: the page's first
+// script (early.ts) posts `ready` and keeps what the host sends until this bundle listens; the host answers `init` with the first screen of the view model (src/protocol/runOverview.ts),
 // re-sent whenever the run is re-read; the task table's other rows are asked for in pages once it is painted.
 // Everything is built with DOM APIs and textContent: task names, exceptions and problems are untrusted text.
 // Filter state (text, outcome) and the run shown survive hide / reload through acquireVsCodeApi().getState/setState.
-import { vscodeApi } from './early';
+import { earlyChannel } from './earlyChannel';
 import '../lib/zodJitless';
 import { z } from 'zod';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
@@ -19,7 +19,8 @@ import { DashboardView } from './dashboard';
 import { codicon, el } from './dom';
 import { listenToHost } from '../lib/hostChannel';
 
-const vscode = vscodeApi;
+const early = earlyChannel();
+const vscode = early.api;
 
 // runId: which run this panel shows, so VS Code can restore the panel after a reload (the host's serializer).
 // dash: the dashboard's own state (filters, sort, selection, scroll, pivot, chart ranges: runOverview/context.ts).
@@ -249,6 +250,26 @@ function renderRow(t: OverviewTaskRow): HTMLTableRowElement {
   return tr;
 }
 
+/** Problems drawn with the first screen; the others right after it is painted. */
+const PROBLEMS_FIRST = 30;
+
+/** Runs `f` once the current frame is painted. */
+function afterPaint(f: () => void): void {
+  requestAnimationFrame(() => setTimeout(f, 0));
+}
+
+function problemItem(p: OverviewModel['problems'][number]): HTMLElement {
+  const li = el('li');
+  const b = el('button', `problem sev-${p.severity}`);
+  b.type = 'button';
+  b.dataset.index = String(p.index);
+  b.title = `${p.file}${p.line ? `:${p.line}` : ''}\n${p.code}`;
+  const icon = p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warning' : 'info';
+  b.append(codicon(icon, `sev-${p.severity}`), el('span', 'loc', `${p.displayFile}${p.line ? `:${p.line}` : ''}`), el('span', 'msg', p.message));
+  li.append(b);
+  return li;
+}
+
 function renderProblems(m: OverviewModel): HTMLElement {
   const s = el('section', 'problems');
   const h = el('h2', undefined, 'Problems');
@@ -257,16 +278,16 @@ function renderProblems(m: OverviewModel): HTMLElement {
   s.append(h);
   if (m.problems.length === 0 && m.leftOut.length === 0) { s.append(el('p', 'empty', 'No problems.')); return s; }
   const ul = el('ul', 'problem-list');
-  for (const p of m.problems) {
-    const li = el('li');
-    const b = el('button', `problem sev-${p.severity}`);
-    b.type = 'button';
-    b.dataset.index = String(p.index);
-    b.title = `${p.file}${p.line ? `:${p.line}` : ''}\n${p.code}`;
-    const icon = p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warning' : 'info';
-    b.append(codicon(icon, `sev-${p.severity}`), el('span', 'loc', `${p.displayFile}${p.line ? `:${p.line}` : ''}`), el('span', 'msg', p.message));
-    li.append(b);
-    ul.append(li);
+  // A big run lists hundreds of problems below the fold: on the first screen the first ones are drawn with the page
+  // and the others once it is painted (their layout was most of the first render's). Later renders draw them all, so
+  // a scroll position down there is put back.
+  const now = firstRender ? m.problems.slice(0, PROBLEMS_FIRST) : m.problems;
+  for (const p of now) ul.append(problemItem(p));
+  const rest = m.problems.slice(now.length);
+  if (rest.length) {
+    const last = ul.lastElementChild;
+    const gen = m.generation;
+    afterPaint(() => { if (model?.generation === gen && last?.isConnected) last.after(...rest.map(problemItem)); });
   }
   for (const x of m.leftOut) {
     // Not a file position: a task the run never produced a row for, with the reason it was left out.
@@ -381,4 +402,6 @@ const reportError = listenToHost(post, parseTimed, (m) => {
     reportError(`cannot render: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
   }
 });
+// What the host sent before this bundle was listening (the first screen, often), through the same listener.
+for (const e of early.takeQueued()) window.dispatchEvent(new MessageEvent('message', { data: e.data }));
 

@@ -5,13 +5,14 @@
 import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
 import { type TreeNode, taskNode } from '../../views/tree/nodes';
-import { type HostMessage, type WebviewMessage, parseWebviewMessage } from '../../protocol/runOverview';
+import { type HostMessage, type OverviewModel, type WebviewMessage, parseWebviewMessage } from '../../protocol/runOverview';
 import { clipForWebview, evidenceToOpen, findAttempt, gridPart, overviewModel } from '../../views/runOverviewModel';
 import { dashboardRows } from '../../core/dashboard';
 import type { HostContext } from '../hostContext';
 import { openProblem } from '../openProblem';
 import { mayOpen } from '../openGuard';
 import { openTrajectoryCommand } from '../commands/trajectoryCommands';
+import { toDisposable } from '../../core/lifecycle';
 import { DashboardHost } from './dashboardHost';
 import { PanelHost, type PanelSpec } from './panelHost';
 
@@ -28,7 +29,7 @@ const GRID_EAGER_TASKS = 200;
 
 const SPEC: PanelSpec<WebviewMessage> = {
   viewType: OVERVIEW_VIEW_TYPE,
-  page: { entry: 'runOverview', title: 'Run Overview', body: '<main id="app" aria-busy="true"><p class="loading">Loading run…</p></main>' },
+  page: { entry: 'runOverview', early: 'runOverviewEarly', title: 'Run Overview', body: '<main id="app" aria-busy="true"><p class="loading">Loading run…</p></main>' },
   parse: parseWebviewMessage,
 };
 
@@ -54,6 +55,8 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
   /** The current init, and the run it was built from (pages are cut from the same run; a newer init ends them). */
   private generation = 0;
   private table: { run: Run; total: number } | undefined;
+  /** The first screen built while the page loads (see the constructor), sent on `ready` when the run is still the same. */
+  private prepared: { run: Run; model: OverviewModel; built: number } | undefined;
 
   /** Opens (or reveals) the overview of `run`. */
   static show(ctx: HostContext, run: Run): RunOverviewPanel {
@@ -92,6 +95,11 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
       if (visible && !wasVisible && this.ready) this.sendInit();
       wasVisible = visible;
     }));
+    // The page takes a while to exist and run its script (on a loaded machine, most of a second), time in which the
+    // host would idle until `ready`: the first screen is built meanwhile. In the next task, not now: the messages that
+    // create the panel and set its page go out first.
+    const prepare = setTimeout(() => this.prepare(), 0);
+    this.register(toDisposable(() => clearTimeout(prepare)));
     this.register(ctx.store.onDidChange((e) => {
       if (e.runIds && !e.runIds.includes(this.runId)) return;
       const run = ctx.store.get(this.runId);
@@ -101,13 +109,26 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
     }));
   }
 
+  private buildInit(run: Run): { run: Run; model: OverviewModel; built: number } {
+    const t0 = Date.now();
+    const model = overviewModel(run, { firstRows: FIRST_ROWS, deferGridAbove: GRID_EAGER_TASKS, generation: ++this.generation });
+    return { run, model, built: Date.now() - t0 };
+  }
+
+  /** Builds the first screen before the page asks for it (nothing when it already has, or the run is gone). */
+  private prepare(): void {
+    const run = this.ctx.store.get(this.runId);
+    if (this.ready || this.isDisposed || !run) return;
+    this.prepared = this.buildInit(run);
+  }
+
   private sendInit(): void {
     const run = this.ctx.store.get(this.runId);
+    const prepared = this.prepared;
+    this.prepared = undefined;
     if (!run) { void this.post({ type: 'gone', runId: this.runId }); return; }
-    const t0 = Date.now();
-    const generation = ++this.generation;
-    const model = overviewModel(run, { firstRows: FIRST_ROWS, deferGridAbove: GRID_EAGER_TASKS, generation });
-    const built = Date.now() - t0;
+    // The prepared first screen, when it is of the run as the store has it now and still the latest init.
+    const { model, built } = prepared && prepared.run === run && prepared.model.generation === this.generation ? prepared : this.buildInit(run);
     const log = this.ctx.log;
     const d = model.dashboard;
     this.table = { run, total: model.dashboard?.rowsTotal ?? 0 };

@@ -2,6 +2,8 @@
 // HTML shell they share (strict CSP with a crypto nonce, resources only from out/webview) and one event with every
 // valid message any panel received (what the integration tests observe through the host context).
 import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable, Emitter, type Event, type IDisposable, disposeAll } from '../../core/lifecycle';
 
@@ -30,6 +32,11 @@ export interface PanelMessage {
 export interface PanelPage {
   entry: string;
   title: string;
+  /**
+   * A small script (out/webview/<early>.js) put inline at the top of the page, so it runs before the stylesheets and
+   * the bundle are fetched: it can say `ready` while they load.
+   */
+  early?: string;
   /** Body shown until the script renders (plain HTML, no script). */
   body?: string;
   /** Allows audio / video from the webview's resource roots (CSP media-src). */
@@ -102,7 +109,7 @@ export class WebviewPanels extends Disposable {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri('codicon.css')}" id="vscode-codicon-stylesheet">
+${page.early ? this.earlyScript(page.early, n, uri) : ''}<link rel="stylesheet" href="${uri('codicon.css')}" id="vscode-codicon-stylesheet">
 <link rel="stylesheet" href="${uri(`${page.entry}.css`)}">
 <title>${escapeHtml(page.title)}</title>
 </head>
@@ -111,6 +118,19 @@ ${page.body ?? ''}
 <script nonce="${n}" src="${uri(`${page.entry}.js`)}"></script>
 </body>
 </html>`;
+  }
+
+  private readonly early = new Map<string, string | null>();
+
+  /** The early script inline (read once from out/webview), or as a tag when it cannot be (unreadable, or `</script`). */
+  private earlyScript(entry: string, n: string, uri: (f: string) => string): string {
+    if (!this.early.has(entry)) {
+      let text: string | null = null;
+      try { text = fs.readFileSync(path.join(this.root.fsPath, `${entry}.js`), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/s, ''); } catch { /* as a tag */ }
+      this.early.set(entry, text !== null && !/<\/script/i.test(text) ? text : null);
+    }
+    const text = this.early.get(entry);
+    return text ? `<script nonce="${n}">${text}</script>\n` : `<script nonce="${n}" src="${uri(`${entry}.js`)}"></script>\n`;
   }
 
   override dispose(): void {
