@@ -138,7 +138,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The training chart's step range (null = open): the host answers with `training` at that resolution. */
   z.object({ type: z.literal('trainingRange'), from: z.number().finite().nullable(), to: z.number().finite().nullable() }),
   /** Copy a table (Markdown or CSV) to the clipboard through the host. */
-  z.object({ type: z.literal('copy'), format: z.enum(['markdown', 'csv']), what: z.string().max(200), text: z.string().max(20_000_000) }),
+  z.object({ type: z.literal('copy'), format: z.enum(['markdown', 'csv']), what: z.string().max(200), text: z.string().max(20_000_000), rows: Count.optional() }),
   /** What the grid shows now (tests, and the host's log); again with `loading: false` once the last page of rows is in. */
   z.object({ type: z.literal('rendered'), rows: Count, columns: Count, tableRows: Count.optional(), loading: z.boolean().optional(), filter: z.string().max(4000).optional() }),
   z.object({ type: z.literal('cspViolation'), directive: Text, blocked: Text }),

@@ -36,13 +36,20 @@ export interface DashContext {
   outcomeLabel(o: string): string;
 }
 
-/** Copy buttons for a table: the text goes to the host, which puts it on the clipboard. */
-export function copyButtons(ctx: DashContext, what: string, table: () => TableText): HTMLElement {
+/**
+ * Copy buttons for a table: the text goes to the host, which puts it on the clipboard. `table` may wait (the task
+ * table waits until every page of its rows is in, so what is copied is the whole table, not the rows loaded so far).
+ */
+export function copyButtons(ctx: DashContext, what: string, table: () => TableText | Promise<TableText>): HTMLElement {
   const bar = el('span', 'copy-buttons');
   const md = button('Markdown', 'copy-md', 'copy', `Copy ${what} as Markdown`);
   const csv = button('CSV', 'copy-csv', 'copy', `Copy ${what} as CSV`);
-  md.addEventListener('click', () => ctx.post({ type: 'copy', format: 'markdown', what, text: toMarkdown(table()) }));
-  csv.addEventListener('click', () => ctx.post({ type: 'copy', format: 'csv', what, text: toCsv(table()) }));
+  const copy = async (format: 'markdown' | 'csv'): Promise<void> => {
+    const t = await table();
+    ctx.post({ type: 'copy', format, what, rows: t.rows.length, text: format === 'csv' ? toCsv(t) : toMarkdown(t) });
+  };
+  md.addEventListener('click', () => { void copy('markdown'); });
+  csv.addEventListener('click', () => { void copy('csv'); });
   bar.append(md, csv);
   return bar;
 }

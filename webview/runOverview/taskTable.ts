@@ -94,7 +94,7 @@ export class TaskTable {
     const s = this.ctx.state;
     this.restoreTo = s.tableScroll > 0 ? s.tableScroll : null;
     const h = el('h2', undefined, 'Tasks');
-    h.append(copyButtons(this.ctx, 'the task table (filtered rows)', () => this.tableText()));
+    h.append(copyButtons(this.ctx, 'the task table (filtered rows)', () => this.whenLoaded().then(() => this.tableText())));
     const bar = el('div', 'tt-toolbar');
     const text = el('input', 'tt-text');
     text.type = 'search';
@@ -142,7 +142,7 @@ export class TaskTable {
       this.refilter();
     });
     bar.append(text, outcome, cause, el('span', 'lbl', 'mean reward'), num('tt-min', 'min', s.rewardMin, (x) => { s.rewardMin = x; }),
-      el('span', 'lbl', 'to'), num('tt-max', 'max', s.rewardMax, (x) => { s.rewardMax = x; }), prov, clear, this.shownLabel, this.loadingLabel);
+      el('span', 'lbl', 'to'), num('tt-max', 'max', s.rewardMax, (x) => { s.rewardMax = x; }), prov, clear, this.shownLabel, this.loadingLabel, this.copyWaits);
 
     this.head.replaceChildren();
     this.head.setAttribute('role', 'row');
@@ -193,7 +193,22 @@ export class TaskTable {
     for (const r of rows) this.rows.push(r);
     if (done || this.rows.length > this.total) this.total = this.rows.length;
     this.refilter(true);
+    if (!this.loading) for (const f of this.waiting.splice(0)) f();
   }
+
+  private readonly waiting: (() => void)[] = [];
+
+  /**
+   * Resolves once every row is in (at once when they are): a copy asked while pages are still coming waits for them,
+   * and says so. A live update meanwhile starts the rows over; the copy then waits for that run's rows.
+   */
+  whenLoaded(): Promise<void> {
+    if (!this.loading) return Promise.resolve();
+    this.copyWaits.textContent = 'copying once every row is in…';
+    return new Promise((resolve) => this.waiting.push(() => { this.copyWaits.textContent = ''; resolve(); }));
+  }
+
+  private readonly copyWaits = el('span', 'tt-copy-waits');
 
   /** Rows are still to come from the host. */
   get loading(): boolean { return this.rows.length < this.total; }

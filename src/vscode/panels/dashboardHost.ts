@@ -58,7 +58,7 @@ export class DashboardHost {
         return true;
       case 'copy':
         await vscode.env.clipboard.writeText(m.text);
-        void vscode.window.setStatusBarMessage(`Copied ${m.what} as ${m.format === 'csv' ? 'CSV' : 'Markdown'}`, 3000);
+        void vscode.window.setStatusBarMessage(`Copied ${m.what}${m.rows === undefined ? '' : `, ${m.rows} row${m.rows === 1 ? '' : 's'},`} as ${m.format === 'csv' ? 'CSV' : 'Markdown'}`, 5000);
         return true;
       default:
         return false;
