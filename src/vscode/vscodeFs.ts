@@ -15,6 +15,8 @@ function typeOf(t: vscode.FileType): EntryType {
 
 export class VscodeFs implements FsPort {
   private readonly node = new NodeFs();
+  /** Workspace `file:` paths, local to the extension (extensionKind workspace), read by Node as NodeFs reads them. */
+  readonly nodeLocal = true;
 
   /** `limitMB`: the read limit as the harborRuns.maxFileSizeMB setting says now (asked at each read). */
   constructor(private readonly limitMB: () => number | undefined = () => undefined) {}

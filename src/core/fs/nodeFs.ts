@@ -48,6 +48,7 @@ export interface NodeFsOptions {
 
 export class NodeFs implements FsPort {
   readonly maxFileBytes: number;
+  readonly nodeLocal = true;
 
   constructor(opts: NodeFsOptions = {}) {
     this.maxFileBytes = opts.maxFileBytes ?? maxFileBytesFromEnv() ?? DEFAULT_MAX_FILE_BYTES;

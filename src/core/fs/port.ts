@@ -93,6 +93,11 @@ export interface FsPort {
   readFile(path: string, opts?: { maxBytes?: number }): Promise<Uint8Array>;
   /** The limit readFile applies by default; also a JSONL line's limit. */
   readonly maxFileBytes?: number;
+  /**
+   * Optional: true when the paths are this machine's files, read by Node with the same bounds from any thread (NodeFs,
+   * and VS Code's port for `file:` folders): a worker thread may then read one itself instead of being handed its text.
+   */
+  readonly nodeLocal?: boolean;
   /** Entries of a folder as [name, type]; [] when it is not a folder. */
   readDir(path: string): Promise<[string, EntryType][]>;
   /**

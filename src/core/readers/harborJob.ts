@@ -51,18 +51,22 @@ const JOB_JSON = ['config.json', 'lock.json', 'result.json'];
  * What the job's own JSON files are now (type, size and time of each), taken before they are read: when it is the
  * same at a re-read, what was read of them still holds.
  */
-async function jobFilesStamp(fs: FsPort, jobDir: string): Promise<string> {
+async function jobFilesStamp(fs: FsPort, jobDir: string): Promise<{ stamp: string; lockSize: number }> {
   const got = await gather(fs, [], [], JOB_JSON.map((n) => joinPath(jobDir, n)));
-  return got.stats.map((s) => (s ? `${s.type}:${s.size}:${s.mtimeMs}` : '-')).join('|');
+  return { stamp: got.stats.map((s) => (s ? `${s.type}:${s.size}:${s.mtimeMs}` : '-')).join('|'), lockSize: got.stats[1]?.size ?? 0 };
 }
 
 /**
  * The job folder's listing and its config.json, lock.json and result.json, in one gather; the lock (one entry per
  * trial: MBs on a big job) parsed on a worker thread where one can start (harbor/jobLock.ts).
  */
-async function readJobFiles(fs: FsPort, jobDir: string): Promise<{ entries: Map<string, string>; job: JobFiles }> {
+async function readJobFiles(fs: FsPort, jobDir: string, lockSize: number): Promise<{ entries: Map<string, string>; job: JobFiles }> {
   const names = JOB_JSON;
-  const got = await gather(fs, [jobDir], names.map((n) => ({ path: joinPath(jobDir, n), maxBytes: MAX_JSON_BYTES })));
+  const lockJob = { path: joinPath(jobDir, 'lock.json'), maxBytes: Math.min(MAX_JSON_BYTES, fs.maxFileBytes ?? MAX_JSON_BYTES) };
+  // The lock is read on its own (harbor/jobLock.ts); config.json and result.json with the folder's listing.
+  const lockRead = readJobLock(fs, lockJob, lockSize);
+  const got = await gather(fs, [jobDir], [0, 2].map((i) => ({ path: joinPath(jobDir, names[i]), maxBytes: MAX_JSON_BYTES })));
+  const reads = [got.reads[0], undefined, got.reads[1]];
   const entries = new Map<string, string>(got.lists[0] ?? []);
   const problems: Problem[] = [];
   const files: RunFile[] = [];
@@ -72,7 +76,7 @@ async function readJobFiles(fs: FsPort, jobDir: string): Promise<{ entries: Map<
     const present = entries.get(name) === 'file';
     files.push({ key, label: name, path: present ? path : null, present });
     if (!present) return null;
-    const doc = jsonDocumentOf(path, got.reads[i], `job ${name}`, 'warning');
+    const doc = jsonDocumentOf(path, reads[i]!, `job ${name}`, 'warning');
     problems.push(...doc.problems);
     if (!doc.ok) return null;
     const p = schema.safeParse(doc.value);
@@ -83,16 +87,15 @@ async function readJobFiles(fs: FsPort, jobDir: string): Promise<{ entries: Map<
   const config = parse(0, 'job-config', JobConfigSchema);
   const lockPresent = entries.get('lock.json') === 'file';
   files.push({ key: 'job-lock', label: 'lock.json', path: lockPresent ? joinPath(jobDir, 'lock.json') : null, present: lockPresent });
-  const lockRead = lockPresent ? await readJobLock({ path: joinPath(jobDir, 'lock.json'), read: got.reads[1] }) : undefined;
-  if (lockRead) problems.push(...lockRead.problems);
-  const lock = lockRead?.lock ?? null;
+  const lock = lockPresent ? await lockRead : undefined;
+  if (lock) problems.push(...lock.problems);
   const result = parse(2, 'job-result', JobResultSchema);
   const log = entries.get('job.log') === 'file';
   files.push({ key: 'job-log', label: 'job.log', path: log ? joinPath(jobDir, 'job.log') : null, present: log });
   if (entries.get('analysis.json') === 'file') {
     files.push({ key: 'analysis', label: 'analysis.json', path: joinPath(jobDir, 'analysis.json'), present: true });
   }
-  return { entries, job: { config, result, lock, files, problems } };
+  return { entries, job: { config, result, lock: lock?.lock ?? null, files, problems } };
 }
 
 function distinct(values: (string | null | undefined)[]): string[] {
@@ -228,8 +231,8 @@ export interface HarborJobState {
 /** readHarborJob, keeping what the run was built from (rereadHarborTrials takes it). */
 export async function readHarborJobState(fs: FsPort, jobDir: string, opts: HarborReadOptions = {}): Promise<HarborJobState> {
   const root = trimDir(jobDir);
-  const jobStamp = await jobFilesStamp(fs, root);
-  const { entries, job } = await readJobFiles(fs, root);
+  const { stamp: jobStamp, lockSize } = await jobFilesStamp(fs, root);
+  const { entries, job } = await readJobFiles(fs, root, lockSize);
   const jobFinished = !!job.result?.finished_at;
   const names = trialFolderNames(entries);
   const assemble = (trials: readonly TrialRead[]) => runOf(root, entries, job, trials);
@@ -258,11 +261,11 @@ const JOB_FILES = new Set(['config.json', 'lock.json', 'result.json', 'job.log',
  */
 export async function rereadHarborTrials(fs: FsPort, prev: HarborJobState, names: readonly string[]): Promise<{ state: HarborJobState; read: number } | undefined> {
   const root = prev.root;
-  const jobStamp = await jobFilesStamp(fs, root);
+  const { stamp: jobStamp, lockSize } = await jobFilesStamp(fs, root);
   // The job's own files unchanged since they were read (a trial changed, not the job): only its listing is read again.
   const { entries, job } = prev.job && jobStamp === prev.jobStamp
     ? { entries: new Map<string, string>((await gather(fs, [root], [])).lists[0] ?? []), job: prev.job }
-    : await readJobFiles(fs, root);
+    : await readJobFiles(fs, root, lockSize);
   const jobFinished = !!job.result?.finished_at;
   if (jobFinished !== prev.jobFinished) return undefined;
   const changed = new Set(names);

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import type { FsPort } from '../../../src/core/fs/port';
-import { jobLockWorkerFile, parseJobLock, readJobLock } from '../../../src/core/readers/harbor/jobLock';
+import { jobLockWorkerFile, parseJobLock, readJobLock, readJobLockHere } from '../../../src/core/readers/harbor/jobLock';
 import { readHarborJob, readHarborJobState, rereadHarborTrials } from '../../../src/core/readers/harborJob';
 import { generateHarborJob } from '../../../scripts/sample-runs/harborJob';
 import { harborEveryCase } from '../../../scripts/sample-runs/harborSpec';
@@ -22,8 +22,8 @@ test('the job lock read on the worker thread answers as on this thread (good, no
   assert.ok(jobLockWorkerFile(), 'out/jobLockWorker.js is built');
   const root = tmp();
   try {
-    const job = await generateHarborJob(path.join(root, 'jobs'), harborEveryCase());
-    const lockPath = path.join(job.jobDir, 'lock.json').split(path.sep).join('/');
+    const gen = await generateHarborJob(path.join(root, 'jobs'), harborEveryCase());
+    const lockPath = path.join(gen.jobDir, 'lock.json').split(path.sep).join('/');
     const good = fs.readFileSync(lockPath, 'utf8');
     const cases = [
       good,
@@ -31,16 +31,31 @@ test('the job lock read on the worker thread answers as on this thread (good, no
       JSON.stringify({ schema_version: 'three', harbor: { version: 7 }, trials: 'all' }),
       good.replace('{', '{"schema_version": 1,'),
     ];
+    const fsPort = new NodeFs();
+    const job = { path: lockPath, maxBytes: 1 << 24 };
+    const answers = [];
     for (const text of cases) {
-      const here = parseJobLock({ path: lockPath, read: { text } });
-      const there = await readJobLock({ path: lockPath, read: { text } }, 0);
+      fs.writeFileSync(lockPath, text);
+      const here = await readJobLockHere(fsPort, job);
+      const there = await readJobLock(fsPort, job, text.length, 0); // on the worker: any size
       assert.deepEqual(there, here);
+      assert.deepEqual(here, parseJobLock(lockPath, { text }));
+      answers.push(here);
     }
-    const read = parseJobLock({ path: lockPath, read: { text: good } });
-    assert.equal(read.lock?.harbor?.version, '0.22.0');
-    assert.deepEqual(Object.keys(read.lock ?? {}), ['harbor'], 'only the harbor block is kept, never the trials');
-    assert.ok(parseJobLock({ path: lockPath, read: { text: cases[1] } }).problems.some((p) => p.code === 'parse-error'));
-    assert.ok(parseJobLock({ path: lockPath, read: { text: cases[3] } }).problems.some((p) => p.code === 'duplicate-key'));
+    assert.equal(answers[0].lock?.harbor?.version, '0.22.0');
+    assert.deepEqual(Object.keys(answers[0].lock ?? {}), ['harbor'], 'only the harbor block is kept, never the trials');
+    assert.ok(answers[1].problems.some((p) => p.code === 'parse-error'));
+    assert.equal(answers[2].lock, null);
+    assert.ok(answers[2].problems.length > 0, 'the wrong shape is said');
+    assert.ok(answers[3].problems.some((p) => p.code === 'duplicate-key'));
+    // Over the reader's bound, on the worker as here: not read, said so.
+    fs.writeFileSync(lockPath, good);
+    const small = { path: lockPath, maxBytes: 100 };
+    assert.deepEqual(await readJobLock(fsPort, small, good.length, 0), await readJobLockHere(fsPort, small));
+    assert.ok((await readJobLockHere(fsPort, small)).problems.some((p) => p.code === 'too-big'));
+    // Gone: missing, the same both ways.
+    fs.rmSync(lockPath);
+    assert.deepEqual(await readJobLock(fsPort, job, 1, 0), await readJobLockHere(fsPort, job));
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

@@ -1,13 +1,16 @@
 // The job's lock.json (docs/formats.md#harbor-job): Harbor writes one TrialLock per trial into it, 12.8 MB at 10,000
-// trials, and the run reads one thing of it, the Harbor version. Parsing and validating it is one synchronous pass
-// (~1 s of the extension host's thread on a loaded 2-core machine): a large one is parsed on a worker thread
+// trials, and the run reads one thing of it, the Harbor version. Reading, parsing and validating it held the
+// extension host's thread for seconds on a loaded machine (and handing its text between threads costs ~0.2 s each
+// way): a large one on a port whose paths Node reads (FsPort.nodeLocal) is read and parsed on a worker thread
 // (jobLockWorker.ts, bundled as out/jobLockWorker.js) and only what is read of it comes back — its `harbor` block
-// and its problems, never the trials. A small one, or where no worker can start, is parsed on this thread: the same
-// answers either way.
+// and its problems, never the trials. A small one, another port, or where no worker can start: read and parsed on
+// this thread, with the same answers.
 import { Worker } from 'node:worker_threads';
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
-import type { FileRead } from '../../fs/port';
+import type { FileRead, FsPort } from '../../fs/port';
+import { NodeFs } from '../../fs/nodeFs';
+import { gather, gatherWithCalls } from '../../fs/gather';
 import type { Problem } from '../../model';
 import { JobLockSchema, type JobLock } from '../../schemas/harbor';
 import { issueProblems, jsonDocumentOf } from '../jsonFile';
@@ -15,22 +18,29 @@ import { issueProblems, jsonDocumentOf } from '../jsonFile';
 /** What the run reads of a job's lock.json. */
 export type JobLockRead = { lock: Pick<JobLock, 'harbor'> | null; problems: Problem[] };
 
-export interface JobLockJob { path: string; read: FileRead }
+/** A lock to read: at `path`, at most `maxBytes` of it. */
+export interface JobLockJob { path: string; maxBytes: number }
 
-/** Locks smaller than this are parsed on this thread (starting a worker costs more than it saves). */
-export const LOCK_WORKER_MIN_CHARS = 1 << 20;
+/** Locks smaller than this are read on this thread (starting a worker costs more than it saves). */
+export const LOCK_WORKER_MIN_BYTES = 1 << 20;
 
 const WHAT = 'job lock.json';
 const WORKER_FILE = 'jobLockWorker.js';
 
-/** The lock as the job reader reads it, on this thread: parse problems, schema problems, the harbor block. */
-export function parseJobLock({ path, read }: JobLockJob): JobLockRead {
+/** The lock as the job reader reads it, from what was read of the file: problems, schema problems, the harbor block. */
+export function parseJobLock(path: string, read: FileRead): JobLockRead {
   const doc = jsonDocumentOf(path, read, WHAT, 'warning');
   const problems = [...doc.problems];
   if (!doc.ok) return { lock: null, problems };
   const p = JobLockSchema.safeParse(doc.value);
   if (!p.success) return { lock: null, problems: [...problems, ...issueProblems(doc, p.error.issues, WHAT, 5)] };
   return { lock: { harbor: p.data.harbor }, problems };
+}
+
+/** Reads and parses the lock through `fs` on this thread (what the worker does with Node's own port). */
+export async function readJobLockHere(fs: FsPort, job: JobLockJob): Promise<JobLockRead> {
+  const got = await gather(fs, [], [job]);
+  return parseJobLock(job.path, got.reads[0]);
 }
 
 /** The worker bundle: beside this bundle, or in a folder above it (tests and benchmarks are bundled below out/). */
@@ -54,9 +64,12 @@ function onWorker(file: string, job: JobLockJob): Promise<JobLockRead> {
   });
 }
 
-/** parseJobLock, on a worker thread when the lock is large and a worker can start. */
-export async function readJobLock(job: JobLockJob, minChars = LOCK_WORKER_MIN_CHARS): Promise<JobLockRead> {
-  const file = (job.read.text?.length ?? 0) >= minChars ? jobLockWorkerFile() : undefined;
+/**
+ * The job's lock.json as the run reads it: on a worker thread when it is `size` ≥ `minBytes` and the port's paths
+ * are Node's (the worker reads it with NodeFs, with the same bound), else through `fs` here.
+ */
+export async function readJobLock(fs: FsPort, job: JobLockJob, size: number, minBytes = LOCK_WORKER_MIN_BYTES): Promise<JobLockRead> {
+  const file = fs.nodeLocal && size >= minBytes ? jobLockWorkerFile() : undefined;
   if (file) {
     try {
       return await onWorker(file, job);
@@ -64,5 +77,11 @@ export async function readJobLock(job: JobLockJob, minChars = LOCK_WORKER_MIN_CH
       // no worker thread here (or it failed): the same answers on this thread
     }
   }
-  return parseJobLock(job);
+  return readJobLockHere(fs, job);
+}
+
+/** The worker's side: the lock read with Node's port (bounded reads, never a FIFO or device) and parsed. */
+export async function readJobLockOnWorker(job: JobLockJob): Promise<JobLockRead> {
+  const got = await gatherWithCalls(new NodeFs({ maxFileBytes: job.maxBytes }), [], [job]);
+  return parseJobLock(job.path, got.reads[0]);
 }
