@@ -12,6 +12,7 @@
 // Env: TRIALS (default 10000), JOB_FROM (a jobs folder to copy instead of generating one).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tools from '../.ci/vscode/tools';
 import { openView, waitForWorkbench } from '../.ci/vscode/workbench';
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
     }, 600_000);
 
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
-    console.log(`runs workbench: ${TRIALS} trials, one run (ms; the machine is shared, ratios are what to compare)`);
+    console.log(`runs workbench: ${TRIALS} trials, one run (ms; the machine is shared, ratios are what to compare; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
     console.log(`  CLI inspect --json                 ${cliMs}`);
     console.log(`  first row in the Runs view         ${firstRowMs ?? '—'}   (a 'Reading …' row or the run)`);
     console.log(`  job row with its full count        ${rowMs}   ratio ${(rowMs / cliMs).toFixed(2)}× the CLI (target ≤ 2×: ${verdict(rowMs <= 2 * cliMs)})`);
