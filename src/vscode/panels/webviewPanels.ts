@@ -126,7 +126,7 @@ ${page.body ?? ''}
   private earlyScript(entry: string, n: string, uri: (f: string) => string): string {
     if (!this.early.has(entry)) {
       let text: string | null = null;
-      try { text = fs.readFileSync(path.join(this.root.fsPath, `${entry}.js`), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/s, ''); } catch { /* as a tag */ }
+      try { text = fs.readFileSync(path.join(this.root.fsPath, `${entry}.js`), 'utf8').replace(/\n\/\/# [^\n]*\s*$/, '') /* a dev build's trailing source-map comment */; } catch { /* as a tag */ }
       this.early.set(entry, text !== null && !/<\/script/i.test(text) ? text : null);
     }
     const text = this.early.get(entry);
