@@ -6,13 +6,14 @@
 // The trajectory itself is streamed (scan.ts): its steps join the view one by one as they are read, and `onProgress`
 // sees the view grow (the editor's first screen), then continuations and subagents follow and the recount completes.
 import * as path from 'node:path';
-import type { SubagentView, TimelineFile, TrajectoryView } from './types';
+import type { TimelineFile, TrajectoryView } from './types';
 import { isObj, own, pointer, str, type Obj } from './json';
 import { detect } from './detect';
-import { partsText, readStep, type RawSubagentRef, type StepContext } from './steps';
+import { partsText, readStep, type StepContext } from './steps';
 import { addTotals, disagreements, emptyTotals, stepTotals } from './recount';
 import { keptParsed, keptStreamed, openBytes, type KeptDoc, type TrajectoryFs } from './read';
 import { streamObject, type Span } from './scan';
+import { resolveSubagents, type Embedded, type SubagentRef } from './subagents';
 
 export type { TrajectoryFs } from './read';
 export type { KeptDoc } from './read';
@@ -45,7 +46,7 @@ const FIRST_PAGE_MS = 150;
 /** The longest stretch of synchronous work between two turns of the event loop (queries are answered meanwhile). */
 const SLICE_MS = 12;
 
-interface Budget { files: number; limits: LoadLimits; visiting: Set<string>; keep?: Map<string, KeptDoc> }
+export interface Budget { files: number; limits: LoadLimits; visiting: Set<string>; keep?: Map<string, KeptDoc> }
 
 type Read = { ok: true; doc: unknown } | { ok: false; message: string };
 
@@ -145,11 +146,9 @@ function readHeader(view: TrajectoryView, doc: unknown, file: string, ptr: strin
   return true;
 }
 
-type Embedded = Map<string, { doc: Obj; file: string; ptr: string }>;
-
 /** The joined timeline as it is built: files, steps (copied context folded), subagent refs, embedded trajectories. */
 class Timeline {
-  readonly refs: { raw: RawSubagentRef; file: string }[] = [];
+  readonly refs: SubagentRef[] = [];
   readonly embedded: Embedded = new Map();
   private readonly seen = new Set<string>();
   private tallied = 0;
@@ -326,63 +325,9 @@ async function finishView(fs: TrajectoryFs, tl: Timeline, root: Obj, ptr: string
     }
   }
   tl.tally();
-  await resolveSubagents(fs, view, tl.refs, tl.embedded, budget, depth);
+  await resolveSubagents(view, tl.refs, tl.embedded, budget, depth, {
+    file: (target) => loadFile(fs, target, budget, depth + 1),
+    embedded: (hit) => buildView(fs, hit.doc, hit.file, hit.ptr, budget, depth + 1),
+  });
   view.disagreements = disagreements(view);
-}
-
-async function resolveSubagents(fs: TrajectoryFs, view: TrajectoryView, refs: { raw: RawSubagentRef; file: string }[],
-  embedded: Map<string, { doc: Obj; file: string; ptr: string }>, budget: Budget, depth: number): Promise<void> {
-  const used = new Set<string>();
-  const counted = new Set<string>();
-  let withSubs = view.totals;
-  const finish = (sv: SubagentView, key: string | null) => {
-    if (sv.view) { sv.agent = sv.view.agent.name; sv.steps = sv.view.steps.length; sv.totals = sv.view.totalsWithSubagents; }
-    if (sv.view && key && !counted.has(key)) { counted.add(key); withSubs = addTotals(withSubs, sv.totals); }
-    view.subagents.push(sv);
-  };
-  const blank = (kind: SubagentView['kind'], ref: string, step: number | null): SubagentView =>
-    ({ kind, ref, path: null, step, unresolved: null, agent: null, steps: 0, totals: emptyTotals(), view: null });
-  for (const { raw, file } of refs) {
-    if (raw.trajectoryPath) {
-      const sv = blank('path', raw.trajectoryPath, raw.step);
-      const target = path.posix.resolve(path.posix.dirname(file), raw.trajectoryPath);
-      if (budget.visiting.has(target) || target === view.file) { sv.unresolved = 'refers back to a trajectory that contains it'; }
-      else if (depth >= budget.limits.maxDepth) { sv.path = target; sv.unresolved = `not opened: nested deeper than ${budget.limits.maxDepth}`; }
-      else {
-        budget.visiting.add(view.file);
-        const sub = await loadFile(fs, target, budget, depth + 1);
-        budget.visiting.delete(view.file);
-        if (sub.unreadable) sv.unresolved = sub.unreadable;
-        else { sv.path = target; sv.view = sub; }
-      }
-      if (sv.unresolved) view.problems.push({ file, pointer: `${raw.pointer}/trajectory_path`, severity: 'warning', message: `subagent ${JSON.stringify(raw.trajectoryPath)}: ${sv.unresolved}` });
-      finish(sv, target);
-    } else if (raw.trajectoryId) {
-      const sv = blank('id', raw.trajectoryId, raw.step);
-      const hit = embedded.get(raw.trajectoryId);
-      if (!hit) {
-        sv.unresolved = 'no embedded subagent_trajectories entry has this trajectory_id';
-        view.problems.push({ file, pointer: `${raw.pointer}/trajectory_id`, severity: 'warning', message: `subagent ${JSON.stringify(raw.trajectoryId)}: ${sv.unresolved}` });
-      } else {
-        used.add(raw.trajectoryId);
-        sv.path = `${hit.file}#${hit.ptr}`;
-        if (depth < budget.limits.maxDepth) sv.view = await buildView(fs, hit.doc, hit.file, hit.ptr, budget, depth + 1);
-        else sv.unresolved = `not opened: nested deeper than ${budget.limits.maxDepth}`;
-      }
-      finish(sv, sv.path);
-    } else {
-      const sv = blank('session', raw.sessionId ?? '', raw.step);
-      sv.unresolved = 'a v1.6 reference by session_id only: session ids name a run, not a document, so it cannot be opened';
-      view.problems.push({ file, pointer: raw.pointer, severity: 'info', message: sv.unresolved });
-      finish(sv, null);
-    }
-  }
-  for (const [key, hit] of embedded) {
-    if (used.has(key)) continue;
-    const sv = blank('embedded', str(own(hit.doc, 'trajectory_id')) ?? '', null);
-    sv.path = `${hit.file}#${hit.ptr}`;
-    if (depth < budget.limits.maxDepth) sv.view = await buildView(fs, hit.doc, hit.file, hit.ptr, budget, depth + 1);
-    finish(sv, sv.path);
-  }
-  view.totalsWithSubagents = withSubs;
 }
