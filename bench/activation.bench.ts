@@ -8,9 +8,8 @@
 // Run: npm run bench:activation (real VS Code tools: installed on first use like npm test). Env RELOADS (default 5).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as tools from '../.ci/vscode/tools';
 import { openView, runCommand, waitForWorkbench } from '../.ci/vscode/workbench';
-import { harborRunsLogs, inWorkbench } from './workbenchSession';
+import { harborRunsLogs, inWorkbench, waitFor } from './workbenchSession';
 
 const RELOADS = Number(process.env.RELOADS) || 5;
 const TARGET_ACTIVATE_MS = 50;
@@ -32,15 +31,6 @@ function startupFigures(dir: string): Startup[] {
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 const fmt = (ms: number | undefined): string => (ms === undefined ? '—' : `${ms.toFixed(1)} ms`);
 
-async function waitFor<T>(what: string, fn: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await tools.sleep(200);
-  }
-}
 
 async function main(): Promise<void> {
   await inWorkbench('activation', async (workspace, repo) => { fs.cpSync(path.join(repo, 'examples'), workspace, { recursive: true }); }, async ({ page, userDataDir, vsixBytes }) => {

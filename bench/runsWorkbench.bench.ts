@@ -14,10 +14,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as tools from '../.ci/vscode/tools';
 import { openView, waitForWorkbench } from '../.ci/vscode/workbench';
 import { generateHarborJob, harborLarge } from '../scripts/sample-runs/harborJob';
-import { inWorkbench } from './workbenchSession';
+import { inWorkbench, waitFor } from './workbenchSession';
 
 const TRIALS = Number(process.env.TRIALS) || 10_000;
 const CLI = path.join(__dirname, '..', 'cli.js');
@@ -36,15 +35,6 @@ function hostLog(dir: string): string {
   return out.join('\n');
 }
 
-async function waitFor<T>(what: string, fn: () => T | undefined, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await tools.sleep(100);
-  }
-}
 
 async function main(): Promise<void> {
   let jobDir = '';

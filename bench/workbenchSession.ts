@@ -69,3 +69,14 @@ export function harborRunsLogs(dir: string): { path: string; text: string; mtime
   if (fs.existsSync(dir)) walk(dir);
   return out;
 }
+
+/** Polls `fn` until it returns a value (every `pollMs`), or throws after `timeoutMs` naming what was awaited. */
+export async function waitFor<T>(what: string, fn: () => T | undefined, timeoutMs = 60_000, pollMs = 100): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await tools.sleep(pollMs);
+  }
+}

@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import * as tools from '../.ci/vscode/tools';
 import { openView, runCommand, waitForWorkbench } from '../.ci/vscode/workbench';
 import { generate, SHAPES, type Shape } from './summaryRun';
-import { harborRunsLogs, inWorkbench } from './workbenchSession';
+import { harborRunsLogs, inWorkbench, waitFor } from './workbenchSession';
 
 const ROWS = Number(process.env.ROWS) || 40_000;
 const SHAPE: Shape = (SHAPES as string[]).includes(process.env.SHAPE ?? '') ? process.env.SHAPE as Shape : 'in-place';
@@ -26,15 +26,6 @@ const CLI = path.join(__dirname, '..', 'cli.js');
 
 const hostLog = (dir: string): string => harborRunsLogs(dir).sort((a, b) => a.mtime - b.mtime).map((l) => l.text).join('\n');
 
-async function waitFor<T>(what: string, fn: () => T | undefined, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await tools.sleep(100);
-  }
-}
 
 function cliSummary(rollouts: string): number {
   const t = Date.now();
