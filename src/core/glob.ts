@@ -142,10 +142,9 @@ export function matchesAny(globs: readonly string[] | undefined, relPath: string
 
 /**
  * Whether nothing below the folder relPath can match glob because the folder itself is excluded: the glob matches
- * the folder, or it ends in '/**' and its stem matches the folder.
+ * the folder (`a/**` matches `a` itself, so it excludes the folder `a`). A glob whose stem names a folder only at one
+ * place (`old/**`: the top-level old) does not exclude a folder of that name deeper down (`runs/old`).
  */
 export function excludesFolder(glob: string, relPath: string): boolean {
-  if (globMatch(glob, relPath)) return true;
-  const g = glob.trim().replace(/\/+$/, '');
-  return g.endsWith('/**') && globMatch(g.slice(0, -3), relPath);
+  return globMatch(glob, relPath);
 }
