@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { isInside } from '../../../src/core/containment';
+import { isInside, outsideMessage } from '../../../src/core/containment';
 
 function lexical(root: string, abs: string): boolean {
   const r = path.posix.relative(path.posix.resolve(root), path.posix.resolve(abs));
@@ -20,4 +20,9 @@ test('isInside agrees with the lexical check (resolve, then relative) on any pat
   for (const [root, abs] of [['/', '/'], ['/', '/x'], ['/a', '/a'], ['/a', '/ab'], ['/a', '/a/b'], ['/a/', '/a/b'], ['/a/b', '/a'], ['/a', '/a/../b']]) {
     assert.equal(isInside(root, abs), lexical(root, abs), `${root} ∋ ${abs}`);
   }
+});
+
+test('outsideMessage names what, the path and the run folder, and says it is not read', () => {
+  assert.equal(outsideMessage('files.verifier_logs', '../../etc', '/runs/r1'),
+    "files.verifier_logs names ../../etc, which is outside the run's folder /runs/r1: not read and not opened (open it yourself if you trust it)");
 });
