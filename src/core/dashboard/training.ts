@@ -3,6 +3,7 @@
 // step range, every n-th row so at most `maxPoints` are sent to the webview, the last row of the range always in.
 import type { FsPort } from '../fs/port';
 import { readJsonl } from '../jsonl';
+import { TimeSlice } from '../turn';
 import type { TrainingSeries } from '../../protocol/dashboard';
 
 /** The series a chart draws, in this order; other numeric keys of the rows are kept too (after these). */
@@ -51,10 +52,14 @@ export function trainingTableOf(rows: Iterable<Record<string, unknown>>): Traini
   return t;
 }
 
-/** Streams a metrics.jsonl into a table; an incomplete last line marks it live. */
+/**
+ * Streams a metrics.jsonl into a table; an incomplete last line marks it live. The work is cut into time slices
+ * with a turn of the event loop between them, so a long file never holds the extension host.
+ */
 export async function readTrainingTable(fs: FsPort, path: string): Promise<TrainingTable> {
   const t = new TrainingTable();
-  const res = await readJsonl(fs, path, (row) => t.add(row), { maxProblems: 20 });
+  const slice = new TimeSlice();
+  const res = await readJsonl(fs, path, (row) => { t.add(row); return slice.due ? slice.yield() : undefined; }, { maxProblems: 20 });
   for (const col of t.columns.values()) for (let i = 0; i < col.length; i++) if (col[i] === undefined) col[i] = null;
   t.badLines += res.problems.filter((p) => p.code === 'parse-error' || p.code === 'not-object').length;
   t.live = res.incompleteTail;

@@ -10,6 +10,7 @@ import type { Attempt, Evidence, Run } from '../../core/model';
 import { readTrainingTable, trainingSeries, type TrainingTable } from '../../core/dashboard/training';
 import { rewardDetailNodes } from '../../core/dashboard/rewardDetails';
 import type { HostMessage, WebviewMessage } from '../../protocol/runOverview';
+import { withLongestBlock } from '../../views/loopBlock';
 import { clipForWebview, findAttempt, findTask, overviewId } from '../../views/runOverviewModel';
 
 /** reward-details.json files larger than this are not rendered (the file can still be opened). */
@@ -40,8 +41,9 @@ export class DashboardHost {
     const key = `${st.size}:${st.mtimeMs}`;
     if (this.cache?.path !== file || this.cache.key !== key) {
       const t0 = Date.now();
-      this.cache = { path: file, key, table: await readTrainingTable(this.fs, file) };
-      this.log(`run dashboard: read ${this.cache.table.size} training steps in ${Date.now() - t0} ms`);
+      const { value: table, blockedMs } = await withLongestBlock(() => readTrainingTable(this.fs, file));
+      this.cache = { path: file, key, table };
+      this.log(`run dashboard: read ${table.size} training steps in ${Date.now() - t0} ms, longest block ${Math.round(blockedMs)} ms`);
     }
     await this.post({ type: 'training', series: trainingSeries(this.cache.table, this.range) });
   }
