@@ -25,15 +25,19 @@ function overviewFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
 }
 
-/** Starts collecting the page's long tasks (> 50 ms) from now on, into window.__longTasks. */
-async function watchLongTasks(frame: FrameLocator): Promise<void> {
-  await frame.locator('body').evaluate(() => {
+/**
+ * Collects the page's long tasks (> 50 ms) into window.__longTasks: those that started after `sinceMs` (page time),
+ * or after now. Buffered, so the tasks of a page that is just being created are seen too (first: sinceMs 0).
+ */
+async function watchLongTasks(frame: FrameLocator, sinceMs?: number): Promise<void> {
+  await frame.locator('body').evaluate((_, since) => {
     const w = window as unknown as { __longTasks: number[]; __ltObserver?: PerformanceObserver };
+    const from = since ?? performance.now();
     w.__longTasks = [];
     w.__ltObserver?.disconnect();
-    w.__ltObserver = new PerformanceObserver((l) => { for (const e of l.getEntries()) w.__longTasks.push(e.duration); });
+    w.__ltObserver = new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.startTime >= from) w.__longTasks.push(e.duration); });
     w.__ltObserver.observe({ type: 'longtask', buffered: true });
-  });
+  }, sinceMs);
 }
 
 async function longTasks(frame: FrameLocator): Promise<string> {
@@ -89,11 +93,11 @@ async function main(): Promise<void> {
       await page.keyboard.press('Enter');
       const frame = overviewFrame(page);
       await frame.locator('section.training').waitFor({ state: 'attached', timeout: 120_000 });
-      await watchLongTasks(frame);
+      await watchLongTasks(frame, 0);
       await chartsAt(frame, `– ${last});`, 120_000);
       const first = Date.now() - t0;
       firsts.push(first);
-      console.log(`  round ${i}: charts of ${last} steps drawn ${first} ms after Enter; webview: ${await longTasks(frame)}; ${hostFigures(userDataDir)}`);
+      console.log(`  round ${i}: charts of ${last} steps drawn ${first} ms after Enter; webview (page load included): ${await longTasks(frame)}; ${hostFigures(userDataDir)}`);
       if (i === 1) {
         await frame.locator('section.training').scrollIntoViewIfNeeded();
         fs.mkdirSync(path.join(repo, 'screenshots'), { recursive: true });

@@ -82,7 +82,7 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
 
   private constructor(ctx: HostContext, readonly runId: string, panel: vscode.WebviewPanel) {
     super(ctx, SPEC, runId, panel);
-    this.dashboard = new DashboardHost(ctx.fs, (m) => this.post(m), (s) => ctx.log.debug(s));
+    this.dashboard = new DashboardHost(ctx.fs, (m) => this.post(m), (s) => ctx.log.info(s));
     // A light/dark pair of files: a ThemeIcon here needs VS Code 1.108, newer than engines.vscode.
     const icon = (theme: string) => vscode.Uri.joinPath(ctx.extensionUri, 'media', `overview-${theme}.svg`);
     panel.iconPath = { light: icon('light'), dark: icon('dark') };
