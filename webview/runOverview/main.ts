@@ -332,8 +332,12 @@ function render(m: OverviewModel): void {
   app.replaceChildren(renderHeader(m), renderSummary(m), ...dashboard.render(m), renderGridSection(m), renderProblems(m));
   app.setAttribute('aria-busy', 'false');
   applyFilter();
-  scroller.scrollTop = scrollTop;
-  requestAnimationFrame(() => { scroller.scrollTop = scrollTop; });
+  // Only when there is a position to put back: setting it makes the browser lay the new page out at once, which
+  // on the first screen of a big run is a whole extra layout before the frame's own.
+  if (scrollTop > 0) {
+    scroller.scrollTop = scrollTop;
+    requestAnimationFrame(() => { scroller.scrollTop = scrollTop; });
+  }
   if (firstRender) { firstRender = false; dashboard.afterFirstRender(); }
   post({ type: 'rendered', rows: m.tasks.length, columns: m.columns.length, tableRows: dashboard.tableRows, loading: dashboard.loading });
   if (dashboard.loading) askMoreRows();

@@ -11,6 +11,8 @@ import { codicon, dash, el, fmtCost, fmtDuration, fmtInt, fmtNum, fmtReward } fr
 
 const ROW_H = 24;
 const OVERSCAN = 8;
+/** The table body's height (set here, not in the CSS): rows drawn before the body is laid out are the ones it shows. */
+const BODY_H = 420;
 
 interface Column { key: string; label: string; cls: string; text: (r: TaskTableRow, ctx: DashContext) => string; sort: (r: TaskTableRow) => number | string | null }
 
@@ -57,6 +59,7 @@ export class TaskTable {
   private onSelect: (r: TaskTableRow | null) => void = () => undefined;
 
   constructor(private readonly ctx: DashContext) {
+    this.body.style.height = `${BODY_H}px`;
     this.body.tabIndex = 0;
     this.body.setAttribute('role', 'grid');
     this.body.setAttribute('aria-label', 'Tasks');
@@ -248,7 +251,7 @@ export class TaskTable {
   }
 
   private draw(): void {
-    const h = this.body.clientHeight || 400;
+    const h = this.body.clientHeight || BODY_H;
     const first = Math.max(0, Math.floor(this.body.scrollTop / ROW_H) - OVERSCAN);
     const last = Math.min(this.view.length, Math.ceil((this.body.scrollTop + h) / ROW_H) + OVERSCAN);
     const key = `${first}:${last}:${this.ctx.state.selected}`;
@@ -291,7 +294,7 @@ export class TaskTable {
       const i = this.view.findIndex((r) => r.id === id);
       if (i >= 0) {
         const top = i * ROW_H;
-        const h = this.body.clientHeight || 400;
+        const h = this.body.clientHeight || BODY_H;
         if (top < this.body.scrollTop) this.body.scrollTop = top;
         else if (top + ROW_H > this.body.scrollTop + h) this.body.scrollTop = top + ROW_H - h;
       }
@@ -319,7 +322,7 @@ export class TaskTable {
   private key(e: KeyboardEvent): void {
     if (this.view.length === 0) return;
     const cur = this.view.findIndex((r) => r.id === this.ctx.state.selected);
-    const page = Math.max(1, Math.floor((this.body.clientHeight || 400) / ROW_H) - 1);
+    const page = Math.max(1, Math.floor((this.body.clientHeight || BODY_H) / ROW_H) - 1);
     let next = cur;
     switch (e.key) {
       case 'ArrowDown': case 'j': next = cur < 0 ? 0 : Math.min(this.view.length - 1, cur + 1); break;
