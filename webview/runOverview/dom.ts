@@ -84,3 +84,11 @@ export function outcomeColor(o: string): string {
   const [t, f] = OUTCOME_COLOR_TOKENS[o] ?? ['--vscode-foreground', '#888888'];
   return themeColor(t, f);
 }
+
+/** A counter badge (@vscode-elements/elements' vscode-badge). */
+export function badge(n: number): HTMLElement {
+  const b = document.createElement('vscode-badge');
+  b.setAttribute('variant', 'counter');
+  b.textContent = String(n);
+  return b;
+}

@@ -16,7 +16,8 @@ import {
 import { RUN_KIND_LABELS, formatReward } from '../../src/core/format';
 import { type DashContext, type DashState, DashStateSchema, defaultDashState } from './context';
 import { DashboardView } from './dashboard';
-import { codicon, el } from './dom';
+import { badge, codicon, el } from './dom';
+import { renderProblems } from './problems';
 import { listenToHost } from '../lib/hostChannel';
 
 const early = earlyChannel();
@@ -103,13 +104,6 @@ function renderSummary(m: OverviewModel): HTMLElement {
   pass.append(el('p', 'note', `${m.counts.measured} of ${m.counts.total} attempts measured. null reward = not measured: such attempts are left out of pass@k (never counted as 0); a task with every attempt unmeasured counts as all-infra.`));
   s.append(counts, pass);
   return s;
-}
-
-function badge(n: number): HTMLElement {
-  const b = document.createElement('vscode-badge');
-  b.setAttribute('variant', 'counter');
-  b.textContent = String(n);
-  return b;
 }
 
 function renderToolbar(m: OverviewModel): HTMLElement {
@@ -250,57 +244,6 @@ function renderRow(t: OverviewTaskRow): HTMLTableRowElement {
   return tr;
 }
 
-/** Problems drawn with the first screen; the others right after it is painted. */
-const PROBLEMS_FIRST = 30;
-
-/** Runs `f` once the current frame is painted. */
-function afterPaint(f: () => void): void {
-  requestAnimationFrame(() => setTimeout(f, 0));
-}
-
-function problemItem(p: OverviewModel['problems'][number]): HTMLElement {
-  const li = el('li');
-  const b = el('button', `problem sev-${p.severity}`);
-  b.type = 'button';
-  b.dataset.index = String(p.index);
-  b.title = `${p.file}${p.line ? `:${p.line}` : ''}\n${p.code}`;
-  const icon = p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warning' : 'info';
-  b.append(codicon(icon, `sev-${p.severity}`), el('span', 'loc', `${p.displayFile}${p.line ? `:${p.line}` : ''}`), el('span', 'msg', p.message));
-  li.append(b);
-  return li;
-}
-
-function renderProblems(m: OverviewModel): HTMLElement {
-  const s = el('section', 'problems');
-  const h = el('h2', undefined, 'Problems');
-  // The same count as the Runs tree's "Problems" group: the problems and the tasks left out of the run.
-  h.append(badge(m.problems.length + m.problemsOmitted + m.leftOut.length + m.leftOutOmitted));
-  s.append(h);
-  if (m.problems.length === 0 && m.leftOut.length === 0) { s.append(el('p', 'empty', 'No problems.')); return s; }
-  const ul = el('ul', 'problem-list');
-  // A big run lists hundreds of problems below the fold: on the first screen the first ones are drawn with the page
-  // and the others once it is painted (their layout was most of the first render's). Later renders draw them all, so
-  // a scroll position down there is put back.
-  const now = firstRender ? m.problems.slice(0, PROBLEMS_FIRST) : m.problems;
-  for (const p of now) ul.append(problemItem(p));
-  const rest = m.problems.slice(now.length);
-  if (rest.length) {
-    const last = ul.lastElementChild;
-    const gen = m.generation;
-    afterPaint(() => { if (model?.generation === gen && last?.isConnected) last.after(...rest.map(problemItem)); });
-  }
-  for (const x of m.leftOut) {
-    // Not a file position: a task the run never produced a row for, with the reason it was left out.
-    const li = el('li', `left-out ${x.which}`);
-    li.append(codicon(x.which === 'skipped' ? 'debug-step-over' : 'circle-slash'), el('span', 'loc', x.taskId), el('span', 'msg', `${x.which} · ${x.reason}`));
-    ul.append(li);
-  }
-  s.append(ul);
-  if (m.problemsOmitted > 0) s.append(el('p', 'note', `${m.problemsOmitted} more problems not shown.`));
-  if (m.leftOutOmitted > 0) s.append(el('p', 'note', `${m.leftOutOmitted} more tasks left out not shown.`));
-  return s;
-}
-
 function applyFilter(): void {
   if (!model) return;
   const text = state.text.trim().toLowerCase();
@@ -329,7 +272,7 @@ function render(m: OverviewModel): void {
   // A live update rebuilds the page: the scroll position is put back (filters, sort and selection are in the state).
   const scroller = document.scrollingElement ?? document.documentElement;
   const scrollTop = scroller.scrollTop;
-  app.replaceChildren(renderHeader(m), renderSummary(m), ...dashboard.render(m), renderGridSection(m), renderProblems(m));
+  app.replaceChildren(renderHeader(m), renderSummary(m), ...dashboard.render(m), renderGridSection(m), renderProblems(m, firstRender, () => model?.generation));
   app.setAttribute('aria-busy', 'false');
   applyFilter();
   // Only when there is a position to put back: setting it makes the browser lay the new page out at once, which
