@@ -110,6 +110,12 @@ test('readJsonl: lines over the limit are said with the limit (given, else the p
   assert.equal(atCap.problems.length, 3, 'exactly the cap: no more-problems line');
 });
 
+test('readJsonl: with its own parser, a line whose first byte is not UTF-8 is said too', async () => {
+  const r = await read(Buffer.from([0xff, 0x41, 0x0a, 0x41, 0xfe, 0x0a]), { parse: () => ({ parsed: true }) });
+  assert.equal(r.count, 2);
+  assert.deepEqual(r.problems.map((x) => [x.line, x.code]), [[1, 'invalid-utf8'], [2, 'invalid-utf8']]);
+});
+
 test('readJsonl: a file that cannot be read is one unreadable problem, no rows', async () => {
   const fs = new MemFs();
   const r = await readJsonl(fs, '/gone.jsonl', () => { throw new Error('no row expected'); });
