@@ -34,6 +34,13 @@ test('invalidUtf8At: the offset of the first bad sequence, as a fatal decoder fi
   assert.equal(invalidUtf8At(good), -1);
   assert.equal(invalidUtf8At(Buffer.concat([good, Buffer.from([0x80])])), good.length);
   assert.equal(invalidUtf8At(Buffer.from([0xe2, 0x82, 0xac]), 0, 2), 0, 'a sequence cut by the end of the range');
+  // Each lead byte's and second byte's edges, a whole valid character, then a bad byte: found after the character.
+  const edges = [[0xc2, 0x80], [0xdf, 0xbf], [0xe0, 0xa0, 0x80], [0xe1, 0x80, 0x80], [0xef, 0xbf, 0xbf], [0xed, 0x9f, 0xbf],
+    [0xf0, 0x90, 0x80, 0x80], [0xf3, 0xbf, 0xbf, 0xbf], [0xf4, 0x8f, 0xbf, 0xbf], [0xe2, 0x82, 0xac]];
+  for (const ch of edges) {
+    assert.equal(invalidUtf8At(Uint8Array.from([...ch, 0xff])), ch.length, ch.map((x) => x.toString(16)).join(' '));
+    assert.equal(invalidUtf8At(Uint8Array.from([0x41, ...ch, 0x41, ch[0]])), ch.length + 2, `cut ${ch.map((x) => x.toString(16)).join(' ')}`);
+  }
 });
 
 test('startsWithBom and lineOfByte', () => {
@@ -69,6 +76,8 @@ test('scanJsonText: the keys written (strings in key position), up to the bracke
   assert.deepEqual(scanJsonText('{"a":{"b":[{"c":1}]},"d":2}', 2), { deepAt: 10, writtenKeys: 2 });
   assert.deepEqual(scanJsonText('{"x\\"y":1,"z":[1,2],"w":3}', 10), { deepAt: -1, writtenKeys: 3 });
   assert.deepEqual(scanJsonText('{"a":1,"a":2}', 0), { deepAt: 0, writtenKeys: 0 });
+  assert.deepEqual(scanJsonText('"a"', 10), { deepAt: -1, writtenKeys: 0 }, 'a string at the top is no key');
+  assert.deepEqual(scanJsonText('["a",{"b":"c"},"d"]', 10), { deepAt: -1, writtenKeys: 1 }, 'nor an item after an object in an array');
   assert.deepEqual(scanJsonText(']{"a":1,"b":2}', 10), { deepAt: -1, writtenKeys: 1 }, 'a closer first: the depth goes below zero');
 });
 

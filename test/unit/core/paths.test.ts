@@ -20,6 +20,7 @@ test('dirname / basename, isWithin and relativeInside', () => {
   assert.equal(basename('/a/b/'), 'b');
   assert.equal(isWithin('/a/b/c', '/a/b'), true);
   assert.equal(isWithin('/a/bc', '/a/b'), false);
+  assert.equal(isWithin('/a/b', '/a/b'), true, 'a folder is within itself');
   assert.equal(isWithin('/a/b', '/a/b/'), false, 'a folder with a trailing slash contains what is below it');
   assert.equal(isWithin('/a/b/x', '/a/b/'), true);
   assert.equal(relativeInside('/run', '/run/verifier/x'), 'verifier/x');
