@@ -2,11 +2,11 @@
 // document, and one string of it (plus its bytes on the way out) would double the peak memory of `inspect --json`.
 // Containers near the top are walked by hand; anything deeper is stringified whole and re-indented.
 import type { Writable } from 'node:stream';
-import { safeJson } from '../core/terminalText';
+import { hasRawUnsafe, safeJson } from '../core/terminalText';
 
 /** Containers this deep are walked by hand (document → runs → run → tasks → task); deeper ones stringified whole. */
 const WALK_DEPTH = 5;
-const FLUSH_CHARS = 1 << 20;
+const FLUSH_BYTES = 1 << 20;
 
 function skipped(v: unknown): boolean {
   return v === undefined || typeof v === 'function' || typeof v === 'symbol';
@@ -59,23 +59,37 @@ export function* jsonPieces(value: unknown, indent = '', depth = 0): Generator<s
   yield `\n${indent}}`;
 }
 
-/** Writes `value` as JSON.stringify(value, null, 2) + '\n' to `out`, in chunks, waiting when the stream is full. */
+/**
+ * Writes `value` as JSON.stringify(value, null, 2) + '\n' to `out`, encoded piece by piece into byte chunks (no
+ * joined string per chunk to flatten and encode again), waiting when the stream is full.
+ */
 export async function writeJson(out: Writable, value: unknown): Promise<void> {
-  let buf: string[] = [];
-  let size = 0;
-  const flush = async () => {
-    if (!buf.length) return;
-    // C1 and bidi controls from the run, which JSON.stringify leaves raw, escaped as \uXXXX (same JSON, safe terminal).
-    const chunk = safeJson(buf.join(''));
-    buf = [];
-    size = 0;
-    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+  let chunk = Buffer.allocUnsafe(FLUSH_BYTES);
+  let used = 0;
+  /** Hands `data` to the stream; false when the stream asks to wait for 'drain'. */
+  const send = (data: Buffer | string): boolean => out.write(data);
+  const flush = (): boolean => {
+    if (!used) return true;
+    const full = chunk.subarray(0, used);
+    chunk = Buffer.allocUnsafe(FLUSH_BYTES);
+    used = 0;
+    return send(full);
   };
-  for (const piece of jsonPieces(value)) {
-    buf.push(piece);
-    size += piece.length;
-    if (size >= FLUSH_CHARS) await flush();
-  }
-  buf.push('\n');
-  await flush();
+  /** Adds a piece; false when the stream asks to wait. */
+  const put = (piece: string): boolean => {
+    // C1 and bidi controls from the run, which JSON.stringify leaves raw, escaped as \uXXXX (same JSON, safe terminal).
+    const text = hasRawUnsafe(piece) ? safeJson(piece) : piece;
+    // Up to 3 bytes per UTF-16 unit: a piece that may not fit goes out after what is waiting (alone when it is big).
+    if (used + text.length * 3 <= FLUSH_BYTES) {
+      used += chunk.write(text, used);
+      return true;
+    }
+    const flushed = flush();
+    if (text.length * 3 > FLUSH_BYTES) return send(text) && flushed;
+    used += chunk.write(text, used);
+    return flushed;
+  };
+  const drained = () => new Promise<void>((resolve) => out.once('drain', resolve));
+  for (const piece of jsonPieces(value)) if (!put(piece)) await drained();
+  if (!put('\n') || !flush()) await drained();
 }

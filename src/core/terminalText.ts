@@ -31,5 +31,12 @@ export function safeJson(json: string): string {
   return json.replace(UNSAFE_RAW_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Whether json holds a character safeJson escapes. */
+export function hasRawUnsafe(json: string): boolean {
+  return UNSAFE_RAW_IN_JSON_ONE.test(json);
+}
+
 /** What JSON.stringify leaves raw: DEL, C1 controls, bidi controls (its own newlines and indentation stay). */
-const UNSAFE_RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const RAW_IN_JSON = '[\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]';
+const UNSAFE_RAW_IN_JSON = new RegExp(RAW_IN_JSON, 'g');
+const UNSAFE_RAW_IN_JSON_ONE = new RegExp(RAW_IN_JSON);

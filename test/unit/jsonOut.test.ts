@@ -37,3 +37,28 @@ test('writeJson writes an inspect document byte for byte as JSON.stringify does,
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('writeJson across chunk boundaries: multi-byte text, escaped controls, pieces larger than a chunk, a slow reader', async () => {
+  // Text of 1-, 2-, 3- and 4-byte characters and the raw controls escaped for a terminal (C1, bidi), in strings of
+  // every size up to ~1 MB, deep enough to be stringified whole and shallow enough to be walked piece by piece.
+  const texts = ['a', 'é', '€', '😀', '\u0085', '\u202e', '\u2066x'];
+  const str = (i: number) => texts[i % texts.length].repeat(1 + ((i * 7919) % 1500)) + (i % 97 === 0 ? 'ü'.repeat(400_000) : '');
+  const doc = {
+    runs: Array.from({ length: 3 }, (_, r) => ({
+      id: str(r),
+      tasks: Array.from({ length: 400 }, (_, t) => ({ id: str(r * 1000 + t), attempts: [{ label: str(t + 3), deep: { x: [str(t)] } }] })),
+    })),
+  };
+  const expected = Buffer.from(`${JSON.stringify(doc, null, 2)}\n`.replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const out = new PassThrough({ highWaterMark: 1024 });
+  const chunks: Buffer[] = [];
+  // Read slowly, so the writer has to wait for 'drain'.
+  const reading = (async () => { for await (const c of out) { chunks.push(c as Buffer); await new Promise((r) => setImmediate(r)); } })();
+  await writeJson(out, doc);
+  out.end();
+  await reading;
+  const got = Buffer.concat(chunks);
+  assert.ok(expected.length > 4 << 20, `a document of several chunks (${expected.length} bytes)`);
+  assert.ok(got.equals(expected), 'the bytes JSON.stringify(doc, null, 2) gives, controls escaped');
+});
