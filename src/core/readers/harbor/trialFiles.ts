@@ -1,9 +1,9 @@
 // What a Harbor trial reader needs from disk, gathered for many trials at once (core/fs/gather.ts: one call lists
 // and reads for a whole batch of trials, on a worker thread where the backend can):
-//   1. the trial folder, its result.json, and its agent/, verifier/ and artifacts/ folders;
+//   1. the trial folder, its result.json, its agent/ and verifier/ folders and artifacts/manifest.json;
 //   2. what those answers call for: config.json when the result does not carry the trial's config, ctrf.json of a
-//      trial that did not pass (its failed tests), artifacts/manifest.json, the reward files the provenance rules
-//      look at (provenance.ts), the steps/ folder of a multi-step trial;
+//      trial that did not pass (its failed tests), the artifacts/ folder when its manifest was not a file there, the
+//      reward files the provenance rules look at (provenance.ts), the steps/ folder of a multi-step trial;
 //   3. each step's agent/, verifier/, artifacts/ folders, ctrf.json and manifest.json; 4. their reward files.
 // Paths inside a trial are kept relative to its folder ('verifier/ctrf.json').
 import type { EntryType, FileRead, FileStat, FsPort } from '../../fs/port';
@@ -73,17 +73,37 @@ export async function gatherFor(fs: FsPort, requests: readonly TrialRequest[]): 
   }
 }
 
-/** Stage 1 for trial folders `names` of the job: each folder, its result.json, agent/, verifier/ and artifacts/. */
+const MANIFEST = 'artifacts/manifest.json';
+
+/**
+ * What the reader uses of an artifacts/ folder is whether it holds anything and whether manifest.json is a file in
+ * it (evidence.ts artifactsEvidence): a manifest read as a file answers both, so that folder is not listed.
+ */
+const HOLDS_MANIFEST: Listing = new Map([['manifest.json', 'file']]);
+
+/** Whether a read opened a regular file (its text, or its size when over the cap). */
+function readAFile(r: FileRead | undefined): boolean {
+  return r !== undefined && (r.text !== undefined || r.tooBig !== undefined);
+}
+
+/**
+ * Stage 1 for trial folders `names` of the job: each folder, its result.json, agent/ and verifier/, and
+ * artifacts/manifest.json (artifacts/ itself is listed in stage 2 only when that manifest is not a file there).
+ */
 export async function gatherTrialFolders(fs: FsPort, jobDir: string, names: readonly string[]): Promise<TrialFiles[]> {
   const trials: TrialFiles[] = names.map((name) => ({
     name, dir: joinPath(jobDir, name), dirs: new Map(), files: new Map(), stats: new Map(),
   }));
   await gatherFor(fs, trials.map((trial) => ({
-    trial, lists: ['', 'agent', 'verifier', 'artifacts'], reads: ['result.json'],
+    trial, lists: ['', 'agent', 'verifier'], reads: ['result.json', MANIFEST],
   })));
-  // result.json is read blindly (saves waiting for the listing): keep it only when the listing has it as a file.
+  // result.json and the manifest are read blindly (saves waiting for the listings): result.json is kept only when
+  // the listing has it as a file, the manifest only when the listing has an artifacts/ folder.
   for (const t of trials) {
-    if (listingOf(t, '').get('result.json') !== 'file') t.files.delete('result.json');
+    const entries = listingOf(t, '');
+    if (entries.get('result.json') !== 'file') t.files.delete('result.json');
+    if (entries.get('artifacts') !== 'dir') t.files.delete(MANIFEST);
+    else if (readAFile(t.files.get(MANIFEST))) t.dirs.set('artifacts', HOLDS_MANIFEST);
   }
   return trials;
 }
@@ -104,7 +124,8 @@ export function followUps(
   const stats: string[] = [];
   if (o.needConfig && entries.get('config.json') === 'file') reads.push('config.json');
   if (o.readCtrf && listingOf(t, 'verifier').get('ctrf.json') === 'file') reads.push('verifier/ctrf.json');
-  if (listingOf(t, 'artifacts').get('manifest.json') === 'file') reads.push('artifacts/manifest.json');
+  // artifacts/ not known from its manifest (stage 1): listed now; what was read of the manifest is kept.
+  if (entries.get('artifacts') === 'dir' && !t.dirs.has('artifacts')) lists.push('artifacts');
   rewardFileRequests(t, 'verifier', o.verifierStartedAt, reads, stats);
   if (o.stepNames.length || entries.get('steps') === 'dir') lists.push('steps');
   return { trial: t, lists, reads, stats };
