@@ -13,19 +13,28 @@ export interface WorkbenchSession {
   /** The extension's user-data folder (its logs are below it). */
   userDataDir: string;
   vsixBytes: number;
+  /** code-server's process id (its extension host is a descendant: bench/hostProfiler.ts). */
+  serverPid: number;
 }
 
-/** Runs `bench` in a workbench opened on the folder `fill` writes (it gets an empty folder and the repository root). */
-export async function inWorkbench(name: string, fill: (workspace: string, repo: string) => Promise<void>, bench: (s: WorkbenchSession) => Promise<void>): Promise<void> {
+/**
+ * Runs `bench` in a workbench opened on the folder `fill` writes (it gets an empty folder and the repository root).
+ * BENCH_WORKSPACE=<dir>: the workspace is that folder, kept afterwards; `fill` is told whether it was filled before
+ * (a second run measures the same generated run without generating it again).
+ */
+export async function inWorkbench(name: string, fill: (workspace: string, repo: string, filledBefore: boolean) => Promise<void>, bench: (s: WorkbenchSession) => Promise<void>): Promise<void> {
   const repo = tools.findRepoRoot(__dirname);
   const t = tools.ensureTools(repo);
   const temp = tools.mkTemp(`harbor-runs-${name}-`);
   let server: tools.CodeServer | undefined;
   let browser: Browser | undefined;
   try {
-    const workspace = path.join(temp, 'ws');
+    const kept = process.env.BENCH_WORKSPACE ? path.resolve(process.env.BENCH_WORKSPACE) : undefined;
+    const workspace = kept ?? path.join(temp, 'ws');
+    const filledBefore = kept !== undefined && fs.existsSync(path.join(kept, '.filled'));
     fs.mkdirSync(workspace, { recursive: true });
-    await fill(workspace, repo);
+    await fill(workspace, repo, filledBefore);
+    if (kept) fs.writeFileSync(path.join(kept, '.filled'), '');
     const vsix = path.join(temp, 'harbor-runs.vsix');
     const r = await tools.run(path.join(repo, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '-o', vsix], { cwd: repo });
     if (r.status !== 0) throw new Error(`vsce package failed:\n${r.output.slice(-2000)}`);
@@ -38,7 +47,7 @@ export async function inWorkbench(name: string, fill: (workspace: string, repo: 
     browser = await tools.launchBrowser(t);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(server.url(workspace), { waitUntil: 'domcontentloaded', timeout: 60_000 });
-    await bench({ repo, page, workspace, userDataDir, vsixBytes: fs.statSync(vsix).size });
+    await bench({ repo, page, workspace, userDataDir, vsixBytes: fs.statSync(vsix).size, serverPid: server.pid });
   } catch (e) {
     const page = browser?.contexts()[0]?.pages()[0];
     if (page) {
@@ -49,6 +58,15 @@ export async function inWorkbench(name: string, fill: (workspace: string, repo: 
   } finally {
     if (browser) await Promise.race([browser.close().catch(() => undefined), tools.sleep(5000)]);
     if (server) await server.stop();
+    // BENCH_KEEP_LOGS=<dir>: the workbench's logs (renderer, server, extension host, this extension's) are kept there.
+    const keep = process.env.BENCH_KEEP_LOGS;
+    if (keep) {
+      try {
+        fs.cpSync(path.join(temp, 'user-data'), path.join(keep, `${name}-${Date.now()}`), { recursive: true, filter: (p) => !/(CachedData|CachedExtensionVSIXs|User\/(globalStorage|workspaceStorage))/.test(p) });
+      } catch (e) {
+        console.error(`keeping the logs failed: ${String(e)}`);
+      }
+    }
     tools.rmrf(temp);
   }
 }

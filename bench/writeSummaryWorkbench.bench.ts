@@ -10,7 +10,8 @@
 //             write set off afterwards (its time and longest block).
 // Targets: command ≤ 1.5× the CLI (the faster of its two runs), longest block ≤ 50 ms.
 // Run (one real workbench at a time on a shared machine): node esbuild.mjs && node out/bench/writeSummaryWorkbench.bench.js
-// Env: ROWS (default 40000), SHAPE (in-place | moved | mixed).
+// Env: ROWS (default 40000), SHAPE (in-place | moved | mixed); BENCH_WORKSPACE, BENCH_KEEP_LOGS (bench/workbenchSession.ts),
+// BENCH_PROFILE=<dir> (a CPU profile of the extension host during the command, bench/hostProfiler.ts).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -18,6 +19,7 @@ import * as path from 'node:path';
 import * as tools from '../.ci/vscode/tools';
 import { openView, runCommand, waitForWorkbench } from '../.ci/vscode/workbench';
 import { generate, SHAPES, type Shape } from './summaryRun';
+import { HostProfiler, PageProfiler } from './hostProfiler';
 import { harborRunsLogs, inWorkbench, waitFor } from './workbenchSession';
 
 const ROWS = Number(process.env.ROWS) || 40_000;
@@ -37,14 +39,15 @@ function cliSummary(rollouts: string): number {
 async function main(): Promise<void> {
   let rollouts = '';
   const cliMs: number[] = [];
-  const fill = async (workspace: string): Promise<void> => {
+  const fill = async (workspace: string, _repo: string, filledBefore: boolean): Promise<void> => {
     const g0 = Date.now();
-    rollouts = generate(path.join(workspace, 'results', 'harbor', 'bench'), SHAPE, ROWS, 25, 4);
-    console.log(`write-summary workbench: ${SHAPE} run of ${ROWS} rows, ${(fs.statSync(rollouts).size / 1e6).toFixed(0)} MB, generated in ${((Date.now() - g0) / 1000).toFixed(0)} s`);
+    const dir = path.join(workspace, 'results', 'harbor', 'bench');
+    rollouts = filledBefore ? path.join(dir, 'rollouts.jsonl') : generate(dir, SHAPE, ROWS, 25, 4);
+    console.log(`write-summary workbench: ${SHAPE} run of ${ROWS} rows, ${(fs.statSync(rollouts).size / 1e6).toFixed(0)} MB, ${filledBefore ? 'generated before' : `generated in ${((Date.now() - g0) / 1000).toFixed(0)} s`}`);
     cliSummary(rollouts); // the page cache warm for both; a summary on disk as after any earlier write
     cliMs.push(cliSummary(rollouts), cliSummary(rollouts));
   };
-  await inWorkbench('write-summary', fill, async ({ page, userDataDir }) => {
+  await inWorkbench('write-summary', fill, async ({ page, userDataDir, serverPid }) => {
     await waitForWorkbench(page, 120_000);
     await openView(page, 'Harbor', 'Runs', 60_000);
     // The store has read the run (from the summary the CLI wrote) before the command runs.
@@ -59,10 +62,19 @@ async function main(): Promise<void> {
     await input.waitFor({ state: 'visible', timeout: 120_000 });
     await input.fill('rollouts.jsonl');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'rollouts.jsonl' }).first().waitFor({ timeout: 30_000 });
+    // BENCH_PROFILE=<dir>: a CPU profile of the extension host from Enter to the notification (bench/hostProfiler.ts).
+    const profiler = process.env.BENCH_PROFILE ? await HostProfiler.attach(serverPid) : undefined;
+    await profiler?.start();
+    const pageProfiler = process.env.BENCH_PROFILE ? await PageProfiler.start(page) : undefined;
     const t0 = Date.now();
     await page.keyboard.press('Enter');
     await page.locator('.notifications-toasts', { hasText: 'Wrote rollouts_run_summary.json' }).first().waitFor({ state: 'visible', timeout: 600_000 });
     const commandMs = Date.now() - t0;
+    if (profiler) {
+      console.log(`  extension host profile: ${await profiler.stop(path.join(process.env.BENCH_PROFILE!, `write-summary-${Date.now()}.cpuprofile`))}`);
+      profiler.close();
+    }
+    if (pageProfiler) console.log(`  workbench page profile: ${await pageProfiler.stop(path.join(process.env.BENCH_PROFILE!, `write-summary-page-${Date.now()}.cpuprofile`))}`);
     if (fs.statSync(summary).mtimeMs <= before) throw new Error(`${summary} was not rewritten`);
     const host = await waitFor('the command\'s figures in the log', () => {
       const log = hostLog(userDataDir);

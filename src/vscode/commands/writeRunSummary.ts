@@ -91,7 +91,21 @@ async function runOfWritten(ctx: HostContext, rollouts: string, result: WriteRes
   return store.runForFile(summaryPath) ?? store.runForFile(rollouts);
 }
 
-export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): Promise<WriteResult | undefined> {
+/**
+ * What the command answers its caller (a test, the quick fix, the palette): a few fields, never the document or its
+ * bytes. The answer is serialized for the workbench that ran the command — a 1 GB run's 38 MB document cost the
+ * extension host ~70 s of JSON (its bytes as an array of numbers) before the "Wrote …" notification could follow.
+ */
+export interface WriteOutcome {
+  path: string;
+  error?: string;
+  tasks: number;
+  attempts: number;
+  missingPaths: number;
+  problems: number;
+}
+
+export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): Promise<WriteOutcome | undefined> {
   if (!vscode.workspace.isTrusted) {
     const pick = await vscode.window.showWarningMessage('Writing a run summary needs a trusted workspace.', 'Manage Workspace Trust');
     if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
@@ -109,7 +123,7 @@ export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): P
   return value;
 }
 
-async function writeAndShow(ctx: HostContext, rollouts: string, target: string, started: number): Promise<WriteResult> {
+async function writeAndShow(ctx: HostContext, rollouts: string, target: string, started: number): Promise<WriteOutcome> {
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Writing ${basename(target)}`, cancellable: true },
     async (progress, token) => {
@@ -139,7 +153,7 @@ async function writeAndShow(ctx: HostContext, rollouts: string, target: string, 
       // Not awaited: the command answers at once; the notification stays until the user closes it.
       void showError(ctx.log, `Could not write the run summary: ${result.error}`);
     }
-    return result;
+    return { path: result.path, error: result.error, tasks: 0, attempts: 0, missingPaths: 0, problems: result.problems.length };
   }
   ctx.log.info(`wrote ${result.path} in ${Date.now() - started} ms`);
   const run = await runOfWritten(ctx, rollouts, result);
@@ -158,5 +172,5 @@ async function writeAndShow(ctx: HostContext, rollouts: string, target: string, 
     if (pick) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(result.path));
   });
   ctx.log.info(msg);
-  return result;
+  return { path: result.path, tasks: nTasks, attempts: c?.total ?? 0, missingPaths: missing, problems: result.problems.length };
 }
