@@ -62,7 +62,7 @@ export async function inWorkbench(name: string, fill: (workspace: string, repo: 
     const keep = process.env.BENCH_KEEP_LOGS;
     if (keep) {
       try {
-        fs.cpSync(path.join(temp, 'user-data'), path.join(keep, `${name}-${Date.now()}`), { recursive: true, filter: (p) => !/(CachedData|CachedExtensionVSIXs|User\/(globalStorage|workspaceStorage))/.test(p) });
+        fs.cpSync(path.join(temp, 'user-data'), path.join(keep, `${name}-${Date.now()}`), { recursive: true, filter: (p) => !/(CachedData|CachedExtensionVSIXs|User\/(globalStorage|workspaceStorage)|\.sock)$|CachedData\/|User\/(globalStorage|workspaceStorage)\//.test(p) });
       } catch (e) {
         console.error(`keeping the logs failed: ${String(e)}`);
       }

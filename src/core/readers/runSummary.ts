@@ -76,7 +76,7 @@ const CTRF_STAT_BATCH = 2048;
  * a moment ago (each verifier folder's listing is taken from the document's own paths), so the run's folders are not
  * read a second time. The writer's problems (cut-off or duplicate rows, missing paths, …) are the run's problems.
  */
-export async function runFromWrittenSummary(fs: FsPort, written: { path: string; document: unknown; text: string; problems: Problem[] },
+export async function runFromWrittenSummary(fs: FsPort, written: { path: string; document: unknown; bytes: Uint8Array; problems: Problem[] },
   rolloutsPath: string): Promise<Run> {
   const root = path.posix.dirname(written.path);
   const listings = new Map<string, [string, EntryType][] | undefined>();
@@ -109,7 +109,12 @@ export async function runFromWrittenSummary(fs: FsPort, written: { path: string;
     const { stats } = await gather(fs, [], [], batch.map((d) => `${d}/ctrf.json`));
     batch.forEach((d, k) => { if (stats[k]?.type === 'file') listings.get(d)!.push(['ctrf.json', 'file']); });
   }
-  const jsonDoc: JsonDocument = { path: written.path, text: written.text, value: written.document, ok: true, problems: [] };
+  // The text is only needed to place a problem at its line: decoded then, not always (a 40k-repeat document's 38 MB
+  // held the extension host ~0.9 s in one decode).
+  let text: string | undefined;
+  const jsonDoc: JsonDocument = {
+    path: written.path, get text() { return (text ??= new TextDecoder().decode(written.bytes)); }, value: written.document, ok: true, problems: [],
+  };
   const fromWriter = written.problems.filter((p) => !(p.file === written.path && p.code === 'missing-path'));
   return runFromSummaryDocument(fs, jsonDoc, { summaryPath: written.path, anchor: written.path, virtual: false, rolloutsPath, extraProblems: fromWriter, listings, ownWriter: true });
 }

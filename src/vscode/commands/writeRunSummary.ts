@@ -75,7 +75,7 @@ async function runOfWritten(ctx: HostContext, rollouts: string, result: WriteRes
   await store.ensureLoaded();
   if (result.document && result.bytes) {
     const run = await runFromWrittenSummary(ctx.fs, {
-      path: result.path, document: result.document, text: new TextDecoder().decode(result.bytes), problems: result.problems,
+      path: result.path, document: result.document, bytes: result.bytes, problems: result.problems,
     }, rollouts);
     const put = await store.putWrittenRun(run, result.path, rollouts, result.bytes.length);
     if (put) return put;

@@ -23,7 +23,7 @@ test('runFromWrittenSummary: the run a read of the written file gives, with no v
     listDirs: (ps: readonly string[]) => { listed += ps.length; return nodeFs.listDirs!(ps); },
   });
   const fromMemory = await runFromWrittenSummary(counting, {
-    path: res.path, document: res.document, text: new TextDecoder().decode(res.bytes), problems: res.problems,
+    path: res.path, document: res.document, bytes: res.bytes!, problems: res.problems,
   }, rollouts);
   assert.equal(listed, 0, 'no verifier folder is listed again');
   const fromDisk = await readRunSummary(nodeFs, res.path);
@@ -35,6 +35,8 @@ test('runFromWrittenSummary: the run a read of the written file gives, with no v
   assert.deepEqual(fromMemory.identity, fromDisk.identity);
   assert.equal(fromMemory.id, fromDisk.id);
   // The missing folder is a problem once (the reader's, at its place in missing_paths), not twice.
-  assert.deepEqual(fromMemory.problems.filter((p) => p.code === 'missing-path').map((p) => p.jsonPath),
-    fromDisk.problems.filter((p) => p.code === 'missing-path').map((p) => p.jsonPath));
+  // At the same line and column: the text the position comes from is decoded from the written bytes when needed.
+  const placed = (ps: typeof fromDisk.problems) => ps.filter((p) => p.code === 'missing-path').map((p) => [p.jsonPath, p.line, p.column]);
+  assert.deepEqual(placed(fromMemory.problems), placed(fromDisk.problems));
+  assert.ok(placed(fromMemory.problems).every(([, line]) => typeof line === 'number' && line > 1), 'placed at a line of the summary');
 });

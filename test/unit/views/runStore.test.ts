@@ -152,7 +152,7 @@ test('Write Run Summary: the written run replaces the virtual one without a seco
     const nodeFs = new NodeFs();
     const result = await writeRunSummary(nodeFs, rollouts);
     assert.ok(result.document && result.bytes, result.error);
-    const run = await runFromWrittenSummary(nodeFs, { path: result.path, document: result.document, text: new TextDecoder().decode(result.bytes), problems: result.problems }, rollouts);
+    const run = await runFromWrittenSummary(nodeFs, { path: result.path, document: result.document, bytes: result.bytes!, problems: result.problems }, rollouts);
     const put = await store.putWrittenRun(run, result.path, rollouts, result.bytes.length);
     assert.equal(put, run);
     assert.equal(store.runForFile(summary), run, 'the store shows the written run');
