@@ -64,12 +64,19 @@ export const TokensSchema = z.object({ ids: z.array(z.number()).nullable(), logp
 /** Reading progress of the trajectory's own file; null once everything is read (continuations, subagents, recount). */
 export const LoadingSchema = z.object({ steps: Count, bytesRead: Count, bytesTotal: Count }).nullable();
 
+/** What the user is looking at in the editor (top trajectory): kept by the host per file (workspace state) and handed
+ * back when the editor opens again, so a window reload brings back the same step, search, expanded and raw state. */
+export const ViewStateSchema = z.object({ selected: Count.nullable(), query: Short, expandAll: z.boolean().nullable(), raw: z.boolean() });
+export type TrajectoryViewState = z.infer<typeof ViewStateSchema>;
+
 /** Host → webview. */
 export const TrajectoryHostMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('init'), header: HeaderSchema, rows: z.array(OutlineRowSchema), attempt: AttemptContextSchema.nullable(),
     /** Breadcrumb of nested subagent views (empty at the top). */
     trail: z.array(Short), focus: Count.nullable(), loading: LoadingSchema,
+    /** The view state to restore (the first init of an editor whose file was open before), else null. */
+    view: ViewStateSchema.nullable(),
   }),
   /** More rows of the top trajectory as they are read (appended at `from`). */
   z.object({ type: z.literal('rows'), from: Count, rows: z.array(OutlineRowSchema), loading: LoadingSchema }),
@@ -98,6 +105,8 @@ export const TrajectoryWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLink'), id: z.enum(['testStdout', 'verifier']) }),
   z.object({ type: z.literal('openAsText') }),
   z.object({ type: z.literal('openProblem'), index: Count }),
+  /** The view state changed (sent as it changes; the host keeps the last one of the top trajectory). */
+  z.object({ type: z.literal('viewState'), state: ViewStateSchema }),
   /** What the page shows now (tests): the selected step, rendered step rows, DOM nodes in the list. */
   z.object({ type: z.literal('rendered'), selected: Count.nullable(), rows: Count, domNodes: Count, view: z.enum(['timeline', 'raw']) }),
   z.object({ type: z.literal('cspViolation'), directive: Short, blocked: Short }),

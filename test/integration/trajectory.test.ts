@@ -49,6 +49,7 @@ suite('trajectory editor', () => {
     dir = path.join(workspaceRoot(), 'trajectories-it');
     write(path.join(dir, 'cont', 'agent'), continuedTrajectory().files);
     write(path.join(dir, 'features', 'agent'), featureTrajectory());
+    write(path.join(dir, 'restore', 'agent'), featureTrajectory());
     write(dir, { 'mini.json': { trajectory_format: 'mini-swe-agent-1', info: {}, messages: [{ role: 'user', content: 'x' }] } });
   });
   suiteTeardown(async () => {
@@ -120,6 +121,25 @@ suite('trajectory editor', () => {
       assert.equal(await vscode.commands.executeCommand('harborRuns.openLink', outside), false, `${bad} is refused`);
     }
     assert.equal(await vscode.commands.executeCommand('harborRuns.openLink', `${vscode.env.uriScheme}://other.extension/trajectory?file=${encodeURIComponent(file)}`), false);
+  });
+
+  test('the editor opened again comes back on the step it was left on (the host keeps the view state per file)', async () => {
+    const file = path.join(dir, 'restore', 'agent', 'trajectory.json');
+    const link = `${vscode.env.uriScheme}://harbor-runs.harbor-runs/trajectory?file=${encodeURIComponent(file)}&step=4`;
+    const since = seen.length;
+    assert.equal(await vscode.commands.executeCommand('harborRuns.openLink', link), true);
+    await rendered(file, (m) => m.selected === 3, since);
+    await until(() => seen.slice(since).some((m) => m.key === file && m.message.type === 'viewState' && m.message.state.selected === 3),
+      { timeout: 10_000, message: 'the page reports its view state' });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until(() => a.openPanels('harborRuns.trajectory').every((p) => p.key !== file), { timeout: 10_000, message: 'the editor is closed' });
+    // Opened plainly (no step asked for): a new page, whose own state is gone, is handed the state the host kept.
+    const again = seen.length;
+    await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
+    const first = await rendered(file, () => true, again);
+    assert.equal(first.selected, 3, 'the first screen is on step #4 again');
+    assert.ok(seen.slice(again).some((m) => m.key === file && m.message.type === 'getStep' && m.message.index === 3), 'the page asked for step #4');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('Copy Link on an attempt gives a link that reveals it in the Runs tree', async () => {

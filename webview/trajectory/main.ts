@@ -2,7 +2,8 @@
 // `init` (header + one outline row per step read so far), then `rows` as more are read and `header` once everything
 // is (the recount complete), and sends a step's full content when it is selected. Search runs in the host over every
 // step; this page shows the count, marks matching rows and steps through them. What the user was looking at (step,
-// search, expanded, raw) is kept with the webview's state, so the editor comes back the same after a reload.
+// search, expanded, raw) is kept with the webview's state and sent to the host (`viewState`), which keeps it per file and
+// hands it back in `init`, so the editor comes back the same after a window reload or when the file is opened again.
 // Keys: j / k / ↓ / ↑ next / previous step, / or Ctrl+F search, Enter / Shift+Enter next / previous match,
 // g go to step, e / E expand / collapse all, r raw JSON, c copy step as JSON.
 import '../lib/zodJitless';
@@ -45,6 +46,8 @@ document.body.classList.toggle('raw', rawView);
 
 function save(): void {
   vscode.setState({ selected: list.selected ?? undefined, query: searchBox.value, expandAll, raw: rawView } satisfies Saved);
+  // The host keeps it too (the page's own state can come back older after a window reload) and hands it back in `init`.
+  if (init && !init.trail.length) post({ type: 'viewState', state: { selected: wantStep ?? list.selected, query: searchBox.value.slice(0, 10_000), expandAll, raw: rawView } });
 }
 
 const app = document.getElementById('app')!;
@@ -210,6 +213,12 @@ function selectWanted(): void {
 
 function showInit(m: Init): void {
   init = m; current = null; search = null; hitPos = -1;
+  if (m.view) {
+    searchBox.value = m.view.query;
+    expandAll = m.view.expandAll;
+    rawView = m.view.raw;
+    document.body.classList.toggle('raw', rawView);
+  }
   showLoading(m.loading);
   showHeader();
   app.replaceChildren(headBox, toolbar, main);
@@ -222,9 +231,9 @@ function showInit(m: Init): void {
     detail.replaceChildren(el('p', 'empty', m.header.notAtif || m.header.unreadable ? 'No steps could be read; the problems above say why. The raw text is below.' : 'No steps.'));
     post({ type: 'getRaw', index: null });
   } else {
-    const want = m.focus ?? (m.trail.length ? 0 : list.selected ?? saved.selected ?? 0);
+    const want = m.focus ?? (m.trail.length ? 0 : m.view?.selected ?? list.selected ?? saved.selected ?? 0);
     if (want < m.rows.length || !m.loading) select(Math.min(Math.max(0, want), m.rows.length - 1), false);
-    else { select(0, false); wantStep = want; }
+    else { select(0, false); wantStep = want; save(); }
   }
   if (expandAll !== null) setExpand(expandAll);
   reportRendered();

@@ -12,7 +12,7 @@ import { LocalTrajectory, RemoteTrajectory, type TrajectorySource } from '../../
 import { RAW_CAP, TrajectorySession } from '../../core/trajectory/session';
 import { JsonLocator } from '../../core/jsonLocator';
 import { formatDeepLink } from '../../views/deepLink';
-import { parseTrajectoryWebviewMessage, type TrajectoryHostMessage, type TrajectoryWebviewMessage } from '../../protocol/trajectory';
+import { parseTrajectoryWebviewMessage, ViewStateSchema, type TrajectoryHostMessage, type TrajectoryViewState, type TrajectoryWebviewMessage } from '../../protocol/trajectory';
 import type { HostContext } from '../hostContext';
 import { PanelHost, type PanelSpec } from '../panels/panelHost';
 
@@ -124,6 +124,26 @@ export async function openTrajectory(ctx: HostContext, uri: vscode.Uri, opts: { 
   await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_VIEW_TYPE, { preview: false });
 }
 
+/** Workspace-state key of the editors' view states: { [document URI]: { state, at } }, the most recent VIEW_STATES_KEPT. */
+const VIEW_STATES_KEY = 'harborRuns.trajectoryViewStates';
+const VIEW_STATES_KEPT = 200;
+type ViewStates = Record<string, { state: TrajectoryViewState; at: number }>;
+
+/** The view state last reported for `uri`'s editor (it survives a window reload and closing the editor), or null. */
+function viewStateOf(ctx: HostContext, uri: vscode.Uri): TrajectoryViewState | null {
+  const all = ctx.workspaceState.get<ViewStates>(VIEW_STATES_KEY);
+  const r = all && typeof all === 'object' ? ViewStateSchema.safeParse(all[uri.toString()]?.state) : null;
+  return r?.success ? r.data : null;
+}
+
+function keepViewState(ctx: HostContext, uri: vscode.Uri, state: TrajectoryViewState): Thenable<void> {
+  const all = { ...(ctx.workspaceState.get<ViewStates>(VIEW_STATES_KEY) ?? {}) };
+  all[uri.toString()] = { state, at: Date.now() };
+  const keys = Object.keys(all);
+  if (keys.length > VIEW_STATES_KEPT) for (const k of keys.sort((x, y) => all[x].at - all[y].at).slice(0, keys.length - VIEW_STATES_KEPT)) delete all[k];
+  return ctx.workspaceState.update(VIEW_STATES_KEY, all);
+}
+
 function keyFor(ctx: HostContext, viewType: string, file: string): string {
   if (!ctx.panels.get(viewType, file)) return file;
   for (let n = 2; ; n++) if (!ctx.panels.get(viewType, `${file}#${n}`)) return `${file}#${n}`;
@@ -181,7 +201,7 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
   /** Sends the header again (the attempt it was opened from changed). */
   refresh(): void { if (this.ready) this.enqueue(() => this.sendInit(null)); }
 
-  private async sendInit(focus: number | null): Promise<void> {
+  private async sendInit(focus: number | null, view: TrajectoryViewState | null = null): Promise<void> {
     const outline = await this.doc.source.ask('outline', this.path);
     if (!outline) return;
     const { header, rows, loading } = outline;
@@ -195,6 +215,7 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
     void this.post({
       type: 'init', header, rows, attempt, trail: top ? [] : this.stack.map((s) => s.label),
       focus: focus === null ? null : loading ? focus : Math.min(focus, Math.max(0, rows.length - 1)), loading,
+      view: top ? view : null,
     });
   }
 
@@ -207,7 +228,11 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
         const key = this.doc.uri.fsPath;
         const focus = this.pending.focus.get(key) ?? null;
         this.pending.focus.delete(key);
-        this.enqueue(() => this.sendInit(focus));
+        // The page's own state (getState) can be older than what the user last saw when the window reloaded: the
+        // host's copy, updated by every viewState message, wins.
+        const view = viewStateOf(this.ctx, this.doc.uri);
+        this.stack = this.stack.slice(0, 1);
+        this.enqueue(() => this.sendInit(focus, view));
         // Read in full between the first page and now: the final header (and any rows) the page missed.
         this.enqueue(async () => { if (this.doc.source.status.loading === null) await this.sendMore(true); });
         break;
@@ -258,6 +283,9 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
       }
       case 'openAsText': await vscode.commands.executeCommand('vscode.openWith', this.doc.uri, 'default'); break;
       case 'openProblem': await this.openProblem(m.index); break;
+      case 'viewState':
+        if (this.stack.length === 1) await keepViewState(this.ctx, this.doc.uri, m.state);
+        break;
       case 'cspViolation': this.ctx.log.warn(`trajectory: CSP violation ${m.directive} ${m.blocked}`); break;
       case 'error': this.ctx.log.warn(`trajectory (webview): ${m.message}`); break;
       case 'rendered': break;

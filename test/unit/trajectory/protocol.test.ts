@@ -13,8 +13,10 @@ test('init and step messages built from the view model parse on the webview side
   for (const files of [continuedTrajectory().files, subagentTrajectory().files, featureTrajectory(), xssTrajectory()]) {
     const v = await viewOf(files);
     const { header, rows } = outlineOf(v);
-    const init = parseTrajectoryHostMessage({ type: 'init', header, rows, attempt: null, trail: [], focus: null, loading: { steps: rows.length, bytesRead: 10, bytesTotal: 20 } });
+    const init = parseTrajectoryHostMessage({ type: 'init', header, rows, attempt: null, trail: [], focus: null, loading: { steps: rows.length, bytesRead: 10, bytesTotal: 20 }, view: null });
     assert.ok(init.ok, init.ok ? '' : init.error);
+    const restored = parseTrajectoryHostMessage({ type: 'init', header, rows, attempt: null, trail: [], focus: null, loading: null, view: { selected: 2, query: 'note', expandAll: true, raw: false } });
+    assert.ok(restored.ok, restored.ok ? '' : restored.error);
     for (const m of [{ type: 'rows', from: 1, rows: rows.slice(1), loading: null }, { type: 'header', header, loading: null }]) {
       const r = parseTrajectoryHostMessage(m);
       assert.ok(r.ok, r.ok ? '' : r.error);
@@ -43,8 +45,10 @@ test('outline rows carry the flags the list draws (continuation start, copied, b
 
 test('webview messages: by index only; paths, unknown types and oversized values are rejected', () => {
   assert.ok(parseTrajectoryWebviewMessage({ type: 'getStep', index: 3 }).ok);
+  assert.ok(parseTrajectoryWebviewMessage({ type: 'viewState', state: { selected: null, query: '', expandAll: null, raw: true } }).ok);
   for (const bad of [{ type: 'getStep', index: -1 }, { type: 'getStep', index: '../../etc/passwd' }, { type: 'readFile', path: '/etc/passwd' },
-    { type: 'search', query: 'x'.repeat(10_001) }, { type: 'openLink', id: 'anything' }, { type: 'openSubagent', index: 1.5 }, null, 'ready']) {
+    { type: 'search', query: 'x'.repeat(10_001) }, { type: 'viewState', state: { selected: -1, query: '', expandAll: null, raw: false } },
+    { type: 'viewState', state: { selected: 1, query: 'x'.repeat(10_001), expandAll: true, raw: false } }, { type: 'viewState', state: { selected: 1 } }, { type: 'openLink', id: 'anything' }, { type: 'openSubagent', index: 1.5 }, null, 'ready']) {
     assert.equal(parseTrajectoryWebviewMessage(bad).ok, false, JSON.stringify(bad)?.slice(0, 80));
   }
 });
