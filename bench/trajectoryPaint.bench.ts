@@ -6,6 +6,8 @@
 // shown, and the worker's own time, target < 200 ms), DOM nodes of the page at the top and with the last step selected
 // (bounded: a virtualised list), and from the extension's log the longest extension-host event-loop delay while the
 // trajectory loaded (target < 50 ms). Prints each figure with the machine's load average.
+// Round 1 is cold (the extension activates on the editor, the workbench creates its first webview), later rounds warm;
+// the two are reported apart.
 // Run: node esbuild.mjs && node out/bench/trajectoryPaint.bench.js (real VS Code tools, installed like npm test).
 // Env: STEPS (10000), MB (100), ROUNDS (3).
 import * as fs from 'node:fs';
@@ -100,7 +102,9 @@ async function main(): Promise<void> {
     await page.screenshot({ path: path.join(repo, 'screenshots', 'bench-trajectory-10k-search.png') });
     await page.waitForTimeout(1500);
     const host = hostFigures(userDataDir);
-    console.log(`trajectory paint: first screen median of ${ROUNDS} ${median(firsts)} ms (target < 1000 ms: ${median(firsts) < 1000 ? 'met' : 'MISSED'}), everything read median ${median(alls)} ms`);
+    // Round 1 is cold (the extension activates, the workbench makes its first webview); the later rounds are warm.
+    const warm = firsts.slice(1);
+    console.log(`trajectory paint: first screen cold (round 1) ${firsts[0]} ms (target < 1000 ms: ${firsts[0] < 1000 ? 'met' : 'MISSED'}); warm median of ${warm.length} ${warm.length ? median(warm) : '—'} ms (target < 1000 ms: ${warm.length && median(warm) < 1000 ? 'met' : 'MISSED'}); everything read median ${median(alls)} ms`);
     for (const s of searches) console.log(`  search "${s.query}": worker ${s.worker} ms (target < 200 ms: ${s.worker < 200 ? 'met' : 'MISSED'}); typed → count shown ${s.ui} ms (includes the page's 80 ms typing pause) — ${s.text}`);
     console.log(`  DOM: ${rows} step rows rendered of ${STEPS}; ${top} nodes at the top, ${bottom} with the last step selected`);
     console.log(`  extension host (log): first page in ${host.firstPage.join(', ')} ms; read in ${host.read.join(', ')} ms; longest event-loop delay while loading ${host.delay.join(', ')} ms (target < 50 ms: ${host.delay.length && Math.max(...host.delay) < 50 ? 'met' : 'MISSED'})  [load ${load()}, ${os.cpus().length} cores]`);

@@ -75,11 +75,13 @@ export const TrajectoryHostMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('init'), header: HeaderSchema, rows: z.array(OutlineRowSchema), attempt: AttemptContextSchema.nullable(),
     /** Breadcrumb of nested subagent views (empty at the top). */
     trail: z.array(Short), focus: Count.nullable(), loading: LoadingSchema,
+    /** Rows already read that follow in `rows` messages (a long outline is sent in slices). */
+    more: Count,
     /** The view state to restore (the first init of an editor whose file was open before), else null. */
     view: ViewStateSchema.nullable(),
   }),
-  /** More rows of the top trajectory as they are read (appended at `from`). */
-  z.object({ type: z.literal('rows'), from: Count, rows: z.array(OutlineRowSchema), loading: LoadingSchema }),
+  /** More rows of the top trajectory as they are read, or the next slice of a long outline (appended at `from`). */
+  z.object({ type: z.literal('rows'), from: Count, rows: z.array(OutlineRowSchema), loading: LoadingSchema, more: Count }),
   /** The header again (totals, recount, subagents, problems), once everything is read. */
   z.object({ type: z.literal('header'), header: HeaderSchema, loading: LoadingSchema }),
   /** A step's full content; media: webview URIs of its image / audio parts by "m<part>" / "r<call>.<result>.<part>" key, null when not loadable. */

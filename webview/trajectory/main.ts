@@ -204,11 +204,14 @@ function showHeader(): void {
   for (const d of headBox.querySelectorAll('details')) if (open.has(d.className)) d.open = true;
 }
 
+/** More rows are coming: the file is still read, or a long outline is still arriving in slices. */
+const rowsComing = (m: { loading: Init['loading']; more: number }): boolean => m.loading !== null || m.more > 0;
+
 /** The step asked for, when it is read; else it is selected when it arrives. */
 function selectWanted(): void {
   if (!init || wantStep === null) return;
   if (wantStep < init.rows.length) select(wantStep, false);
-  else if (!init.loading) select(Math.max(0, init.rows.length - 1), false);
+  else if (!rowsComing(init)) select(Math.max(0, init.rows.length - 1), false);
 }
 
 function showInit(m: Init): void {
@@ -232,7 +235,7 @@ function showInit(m: Init): void {
     post({ type: 'getRaw', index: null });
   } else {
     const want = m.focus ?? (m.trail.length ? 0 : m.view?.selected ?? list.selected ?? saved.selected ?? 0);
-    if (want < m.rows.length || !m.loading) select(Math.min(Math.max(0, want), m.rows.length - 1), false);
+    if (want < m.rows.length || !rowsComing(m)) select(Math.min(Math.max(0, want), m.rows.length - 1), false);
     else { select(0, false); wantStep = want; save(); }
   }
   if (expandAll !== null) setExpand(expandAll);
@@ -243,6 +246,7 @@ function moreRows(m: Extract<TrajectoryHostMessage, { type: 'rows' }>): void {
   if (!init || m.from !== init.rows.length || init.trail.length) return;
   init.rows = init.rows.concat(m.rows);
   init.loading = m.loading;
+  init.more = m.more;
   list.setRows(init.rows);
   showLoading(m.loading);
   showHeader();
@@ -295,7 +299,7 @@ function receive(m: TrajectoryHostMessage): void {
       break;
     }
     case 'focus':
-      if (init && m.index >= init.rows.length && init.loading) wantStep = m.index;
+      if (init && m.index >= init.rows.length && rowsComing(init)) wantStep = m.index;
       else select(Math.min(m.index, Math.max(0, (init?.rows.length ?? 1) - 1)), false);
       break;
   }

@@ -57,25 +57,26 @@ export function rowOf(s: StepView, fileStart: boolean): OutlineRow {
   return { i: s.index, stepId: s.stepId, source: s.source, summary: s.summary, timestamp: s.timestamp, durationMs: s.durationMs, completionTokens: s.metrics?.completion_tokens ?? null, flags };
 }
 
-/** The rows of the view's steps from `from` on. */
-export function rowsOf(v: TrajectoryView, from = 0): OutlineRow[] {
+/** The rows of the view's steps from `from` on (at most `limit` of them). */
+export function rowsOf(v: TrajectoryView, from = 0, limit = Infinity): OutlineRow[] {
   const starts = new Set(v.files.slice(1).map((f) => f.firstStep));
-  return v.steps.slice(from).map((s) => rowOf(s, starts.has(s.index)));
+  return v.steps.slice(from, from + limit).map((s) => rowOf(s, starts.has(s.index)));
 }
 
 export function outlineOf(v: TrajectoryView): { header: OutlineHeader; rows: OutlineRow[] } {
+  return { header: headerOf(v), rows: rowsOf(v) };
+}
+
+export function headerOf(v: TrajectoryView): OutlineHeader {
   let finalMetrics: string | null = null;
   if (v.finalMetrics) { try { finalMetrics = JSON.stringify(v.finalMetrics, null, 2); } catch { finalMetrics = '(cannot be shown)'; } }
   return {
-    header: {
-      file: v.file, pointer: v.pointer, schemaVersion: v.schemaVersion, unreadable: v.unreadable, notAtif: v.notAtif, taskLevel: v.taskLevel,
-      agent: v.agent, sessionId: v.sessionId, trajectoryId: v.trajectoryId, notes: v.notes, finalMetrics,
-      totals: v.totals, totalsWithSubagents: v.totalsWithSubagents, disagreements: v.disagreements,
-      files: v.files.map((f) => ({ path: f.path, firstStep: f.firstStep, steps: f.steps, foldedCopies: f.foldedCopies })),
-      subagents: v.subagents.map((s) => ({ kind: s.kind, ref: s.ref, path: s.path, step: s.step, agent: s.agent, steps: s.steps, unresolved: s.unresolved, totals: s.totals })),
-      toolCalls: v.toolCalls, paired: v.paired, elapsedMs: v.elapsedMs,
-      problems: v.problems.slice(0, MAX_PROBLEMS_SENT), moreProblems: Math.max(0, v.problems.length - MAX_PROBLEMS_SENT),
-    },
-    rows: rowsOf(v),
+    file: v.file, pointer: v.pointer, schemaVersion: v.schemaVersion, unreadable: v.unreadable, notAtif: v.notAtif, taskLevel: v.taskLevel,
+    agent: v.agent, sessionId: v.sessionId, trajectoryId: v.trajectoryId, notes: v.notes, finalMetrics,
+    totals: v.totals, totalsWithSubagents: v.totalsWithSubagents, disagreements: v.disagreements,
+    files: v.files.map((f) => ({ path: f.path, firstStep: f.firstStep, steps: f.steps, foldedCopies: f.foldedCopies })),
+    subagents: v.subagents.map((s) => ({ kind: s.kind, ref: s.ref, path: s.path, step: s.step, agent: s.agent, steps: s.steps, unresolved: s.unresolved, totals: s.totals })),
+    toolCalls: v.toolCalls, paired: v.paired, elapsedMs: v.elapsedMs,
+    problems: v.problems.slice(0, MAX_PROBLEMS_SENT), moreProblems: Math.max(0, v.problems.length - MAX_PROBLEMS_SENT),
   };
 }

@@ -116,3 +116,36 @@ export class LocalTrajectory implements TrajectorySource {
 
   dispose(): void { /* nothing held outside the session */ }
 }
+
+/**
+ * A source that is still opening (the worker starting, the first page being read): queries wait for it. It lets the
+ * editor create its page while the trajectory is read, instead of after the first page.
+ */
+export class DeferredTrajectory implements TrajectorySource {
+  status: SourceStatus = { steps: 0, problems: 0, ms: 0, loading: { steps: 0, bytesRead: 0, bytesTotal: 0 } };
+  private readonly progress = new Emitter<SourceStatus>();
+  readonly onProgress = this.progress.event;
+  readonly done: Promise<void>;
+  private inner: TrajectorySource | null = null;
+  private disposed = false;
+
+  constructor(readonly opened: Promise<TrajectorySource>) {
+    this.done = opened.then((s) => {
+      if (this.disposed) { s.dispose(); return; }
+      this.inner = s;
+      this.status = s.status;
+      s.onProgress((st) => { this.status = st; this.progress.fire(st); });
+      return s.done;
+    }, () => undefined);
+  }
+
+  ask<K extends keyof TrajectoryQueries>(method: K, path: SubPath, ...args: unknown[]): Promise<Answer<K>> {
+    return this.opened.then((s) => s.ask(method, path, ...args));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.progress.dispose();
+    this.inner?.dispose();
+  }
+}

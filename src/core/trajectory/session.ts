@@ -7,7 +7,7 @@ import { isObj, pretty } from './json';
 import { loadTrajectory, type LoadProgress } from './load';
 import type { KeptDoc } from './read';
 import { stepMedia, type RealPath } from './media';
-import { outlineOf, rowsOf, type OutlineHeader, type OutlineRow } from './outline';
+import { headerOf, rowsOf, type OutlineHeader, type OutlineRow } from './outline';
 import { TrajectorySearch, type SearchResult } from './search';
 import type { StepView, SubagentRefKind, TrajectoryView } from './types';
 
@@ -32,9 +32,12 @@ export interface SubagentAnswer {
 export type Loading = LoadProgress | null;
 
 export interface TrajectoryQueries {
-  outline(path: SubPath): { header: OutlineHeader; rows: OutlineRow[]; loading: Loading } | null;
-  /** Outline rows from `from` on (the top trajectory while it is read). */
-  rows(path: SubPath, from: number): { rows: OutlineRow[]; loading: Loading } | null;
+  /** The header and the first `limit` rows (all by default); `total`: the rows read so far. */
+  outline(path: SubPath, limit?: number): { header: OutlineHeader; rows: OutlineRow[]; total: number; loading: Loading } | null;
+  /** Outline rows from `from` on, at most `limit` (the top trajectory while it is read, or in slices). */
+  rows(path: SubPath, from: number, limit?: number): { rows: OutlineRow[]; total: number; loading: Loading } | null;
+  /** The header alone (the final one once everything is read), with how many rows there are. */
+  header(path: SubPath): { header: OutlineHeader; total: number; loading: Loading } | null;
   step(path: SubPath, index: number): StepAnswer | null;
   /** `partial`: the trajectory is still being read (the search covers the steps read so far). */
   search(path: SubPath, query: string): SearchResult & { ms: number; partial: boolean };
@@ -45,7 +48,7 @@ export interface TrajectoryQueries {
 
 export const RAW_CAP = 2_000_000;
 
-export const QUERY_METHODS: readonly (keyof TrajectoryQueries)[] = ['outline', 'rows', 'step', 'search', 'raw', 'subagent', 'problem'];
+export const QUERY_METHODS: readonly (keyof TrajectoryQueries)[] = ['outline', 'rows', 'header', 'step', 'search', 'raw', 'subagent', 'problem'];
 
 export class TrajectorySession implements TrajectoryQueries {
   private readonly searches = new Map<TrajectoryView, TrajectorySearch>();
@@ -86,14 +89,19 @@ export class TrajectorySession implements TrajectoryQueries {
     return v;
   }
 
-  outline(path: SubPath): { header: OutlineHeader; rows: OutlineRow[]; loading: Loading } | null {
+  outline(path: SubPath, limit?: number): { header: OutlineHeader; rows: OutlineRow[]; total: number; loading: Loading } | null {
     const v = this.at(path);
-    return v ? { ...outlineOf(v), loading: path.length ? null : this.loading } : null;
+    return v ? { header: headerOf(v), rows: rowsOf(v, 0, limit), total: v.steps.length, loading: path.length ? null : this.loading } : null;
   }
 
-  rows(path: SubPath, from: number): { rows: OutlineRow[]; loading: Loading } | null {
+  rows(path: SubPath, from: number, limit?: number): { rows: OutlineRow[]; total: number; loading: Loading } | null {
     const v = this.at(path);
-    return v ? { rows: rowsOf(v, from), loading: path.length ? null : this.loading } : null;
+    return v ? { rows: rowsOf(v, from, limit), total: v.steps.length, loading: path.length ? null : this.loading } : null;
+  }
+
+  header(path: SubPath): { header: OutlineHeader; total: number; loading: Loading } | null {
+    const v = this.at(path);
+    return v ? { header: headerOf(v), total: v.steps.length, loading: path.length ? null : this.loading } : null;
   }
 
   step(path: SubPath, index: number): StepAnswer | null {

@@ -8,12 +8,13 @@ import * as fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { basename, dirname } from '../../core/paths';
-import { LocalTrajectory, RemoteTrajectory, type TrajectorySource } from '../../core/trajectory/remote';
+import { DeferredTrajectory, LocalTrajectory, RemoteTrajectory, type TrajectorySource } from '../../core/trajectory/remote';
 import { RAW_CAP, TrajectorySession } from '../../core/trajectory/session';
 import { JsonLocator } from '../../core/jsonLocator';
 import { formatDeepLink } from '../../views/deepLink';
 import { parseTrajectoryWebviewMessage, ViewStateSchema, type TrajectoryHostMessage, type TrajectoryViewState, type TrajectoryWebviewMessage } from '../../protocol/trajectory';
 import type { HostContext } from '../hostContext';
+import { showError } from '../log';
 import { PanelHost, type PanelSpec } from '../panels/panelHost';
 
 /** The default editor of agent and verifier-folder trajectories (package.json `customEditors`). */
@@ -49,9 +50,13 @@ interface Pending {
 class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProvider<TrajectoryDoc> {
   constructor(private readonly ctx: HostContext, private readonly viewType: string, readonly pending: Pending) {}
 
-  async openCustomDocument(uri: vscode.Uri): Promise<TrajectoryDoc> {
+  /** Resolves at once: the worker reads while the editor's page loads, and the page's queries wait for the first page. */
+  openCustomDocument(uri: vscode.Uri): TrajectoryDoc {
+    return new TrajectoryDoc(uri, new DeferredTrajectory(this.open(uri.fsPath)));
+  }
+
+  private async open(file: string): Promise<TrajectorySource> {
     const t0 = Date.now();
-    const file = uri.fsPath;
     const workerFile = vscode.Uri.joinPath(this.ctx.extensionUri, 'out', 'trajectoryWorker.js').fsPath;
     // How long this thread (the extension host) is kept from its event loop while the trajectory loads.
     const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -63,7 +68,13 @@ class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProvider<Tr
       // No worker (or it died): read on this thread rather than show nothing.
       this.ctx.log.warn(`trajectory: worker failed for ${file} (${(e as Error).message}); reading it on the extension host`);
       const t1 = Date.now();
-      source = new LocalTrajectory(await TrajectorySession.open(this.ctx.fs, file, dirname(file), { real: realPath }), Date.now() - t1);
+      try {
+        source = new LocalTrajectory(await TrajectorySession.open(this.ctx.fs, file, dirname(file), { real: realPath }), Date.now() - t1);
+      } catch (e2) {
+        delay.disable();
+        void showError(this.ctx.log, `Could not read the trajectory ${file}`, e2);
+        throw e2;
+      }
     }
     const kind = source instanceof RemoteTrajectory ? 'worker' : 'host';
     this.ctx.log.info(`trajectory: ${file} first page in ${Date.now() - t0} ms (${kind}: ${source.status.ms.toFixed(0)} ms; ${source.status.steps} steps so far)`);
@@ -72,7 +83,7 @@ class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProvider<Tr
       const st = source.status;
       this.ctx.log.info(`trajectory: ${file} read in ${Date.now() - t0} ms (${kind}: ${st.ms.toFixed(0)} ms; ${st.steps} steps, ${st.problems} problems); longest extension-host event-loop delay while loading ${(delay.max / 1e6).toFixed(0)} ms`);
     });
-    return new TrajectoryDoc(uri, source);
+    return source;
   }
 
   resolveCustomEditor(doc: TrajectoryDoc, panel: vscode.WebviewPanel): void {
@@ -144,6 +155,9 @@ function keepViewState(ctx: HostContext, uri: vscode.Uri, state: TrajectoryViewS
   return ctx.workspaceState.update(VIEW_STATES_KEY, all);
 }
 
+/** Outline rows per message: the first screen needs a few dozen; the rest follows in slices of this many. */
+const OUTLINE_SLICE = 1000;
+
 function keyFor(ctx: HostContext, viewType: string, file: string): string {
   if (!ctx.panels.get(viewType, file)) return file;
   for (let n = 2; ; n++) if (!ctx.panels.get(viewType, `${file}#${n}`)) return `${file}#${n}`;
@@ -170,24 +184,27 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
     this.queue = this.queue.then(f).catch((e: unknown) => this.ctx.log.warn(`trajectory: ${(e as Error).message}`));
   }
 
-  /** Rows read since the page was last sent some; when everything is read, the final header too. */
+  /**
+   * Rows read since the page was last sent some, in slices of OUTLINE_SLICE (each its own query and message, so
+   * neither side handles a 10,000-row payload at once); when everything is read, the final header too.
+   */
   private async sendMore(done: boolean): Promise<void> {
     if (this.stack.length !== 1) return;
-    const more = await this.doc.source.ask('rows', [], this.sentRows);
-    if (!more) return;
-    if (done) {
-      const o = await this.doc.source.ask('outline', []);
-      if (!o) return;
-      // The file turned out not to be what its first steps said (not JSON after all): the page starts again.
-      if (o.rows.length < this.sentRows) { await this.sendInit(null); return; }
-      if (more.rows.length) void this.post({ type: 'rows', from: this.sentRows, rows: more.rows, loading: null });
+    for (;;) {
+      const more = await this.doc.source.ask('rows', [], this.sentRows, OUTLINE_SLICE);
+      if (!more || this.stack.length !== 1) return;
+      if (!more.rows.length) break;
+      const from = this.sentRows;
       this.sentRows += more.rows.length;
-      void this.post({ type: 'header', header: o.header, loading: null });
-      return;
+      void this.post({ type: 'rows', from, rows: more.rows, loading: more.loading, more: Math.max(0, more.total - this.sentRows) });
+      if (this.sentRows >= more.total) break;
     }
-    if (!more.rows.length) return;
-    void this.post({ type: 'rows', from: this.sentRows, rows: more.rows, loading: more.loading });
-    this.sentRows += more.rows.length;
+    if (!done) return;
+    const h = await this.doc.source.ask('header', []);
+    if (!h || this.stack.length !== 1) return;
+    // The file turned out not to be what its first steps said (not JSON after all): the page starts again.
+    if (h.total < this.sentRows) { await this.sendInit(null); return; }
+    void this.post({ type: 'header', header: h.header, loading: null });
   }
 
   private get path(): number[] { return this.stack[this.stack.length - 1].path; }
@@ -202,10 +219,10 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
   refresh(): void { if (this.ready) this.enqueue(() => this.sendInit(null)); }
 
   private async sendInit(focus: number | null, view: TrajectoryViewState | null = null): Promise<void> {
-    const outline = await this.doc.source.ask('outline', this.path);
-    if (!outline) return;
-    const { header, rows, loading } = outline;
     const top = this.stack.length === 1;
+    const outline = await this.doc.source.ask('outline', this.path, top ? OUTLINE_SLICE : undefined);
+    if (!outline) return;
+    const { header, rows, loading, total } = outline;
     if (top) this.sentRows = rows.length;
     const ctx = top ? this.pending.attempts.get(this.doc.uri.fsPath) : undefined;
     const attempt = ctx ? {
@@ -214,9 +231,11 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
     } : null;
     void this.post({
       type: 'init', header, rows, attempt, trail: top ? [] : this.stack.map((s) => s.label),
-      focus: focus === null ? null : loading ? focus : Math.min(focus, Math.max(0, rows.length - 1)), loading,
-      view: top ? view : null,
+      focus: focus === null ? null : loading ? focus : Math.min(focus, Math.max(0, total - 1)), loading,
+      more: total - rows.length, view: top ? view : null,
     });
+    // The rest of a long outline follows in slices.
+    if (top && total > rows.length) await this.sendMore(false);
   }
 
   protected async onMessage(m: TrajectoryWebviewMessage): Promise<void> {

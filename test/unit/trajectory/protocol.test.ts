@@ -13,11 +13,11 @@ test('init and step messages built from the view model parse on the webview side
   for (const files of [continuedTrajectory().files, subagentTrajectory().files, featureTrajectory(), xssTrajectory()]) {
     const v = await viewOf(files);
     const { header, rows } = outlineOf(v);
-    const init = parseTrajectoryHostMessage({ type: 'init', header, rows, attempt: null, trail: [], focus: null, loading: { steps: rows.length, bytesRead: 10, bytesTotal: 20 }, view: null });
+    const init = parseTrajectoryHostMessage({ type: 'init', header, rows, attempt: null, trail: [], focus: null, loading: { steps: rows.length, bytesRead: 10, bytesTotal: 20 }, more: 0, view: null });
     assert.ok(init.ok, init.ok ? '' : init.error);
-    const restored = parseTrajectoryHostMessage({ type: 'init', header, rows, attempt: null, trail: [], focus: null, loading: null, view: { selected: 2, query: 'note', expandAll: true, raw: false } });
+    const restored = parseTrajectoryHostMessage({ type: 'init', header, rows, attempt: null, trail: [], focus: null, loading: null, more: 40, view: { selected: 2, query: 'note', expandAll: true, raw: false } });
     assert.ok(restored.ok, restored.ok ? '' : restored.error);
-    for (const m of [{ type: 'rows', from: 1, rows: rows.slice(1), loading: null }, { type: 'header', header, loading: null }]) {
+    for (const m of [{ type: 'rows', from: 1, rows: rows.slice(1), loading: null, more: 0 }, { type: 'header', header, loading: null }]) {
       const r = parseTrajectoryHostMessage(m);
       assert.ok(r.ok, r.ok ? '' : r.error);
     }
@@ -27,7 +27,7 @@ test('init and step messages built from the view model parse on the webview side
     }
   }
   assert.equal(parseTrajectoryHostMessage({ type: 'init', header: {}, rows: [] }).ok, false);
-  assert.equal(parseTrajectoryHostMessage({ type: 'rows', from: -1, rows: [], loading: null }).ok, false);
+  assert.equal(parseTrajectoryHostMessage({ type: 'rows', from: -1, rows: [], loading: null, more: 0 }).ok, false);
 });
 
 test('outline rows carry the flags the list draws (continuation start, copied, boundary, subagent, logprobs)', async () => {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { continuedTrajectory, featureTrajectory, subagentTrajectory, type FolderFiles } from '../../../scripts/sample-runs/atifFeatures';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { TrajectorySession } from '../../../src/core/trajectory/session';
-import { LocalTrajectory, RemoteTrajectory, type TrajectorySource } from '../../../src/core/trajectory/remote';
+import { DeferredTrajectory, LocalTrajectory, RemoteTrajectory, type TrajectorySource } from '../../../src/core/trajectory/remote';
 
 const WORKER = path.resolve(__dirname, '../../../trajectoryWorker.js');
 const real = (p: string): string | null => { try { return fs.realpathSync.native(p); } catch { return null; } };
@@ -28,7 +28,7 @@ async function answers(src: TrajectorySource): Promise<unknown[]> {
   const out: unknown[] = [];
   const visit = async (at: number[]) => {
     const o = await src.ask('outline', at);
-    out.push(o);
+    out.push(o, await src.ask('header', at), await src.ask('outline', at, 2), await src.ask('rows', at, 1, 2));
     if (!o) return;
     for (let i = 0; i < o.rows.length; i++) out.push(await src.ask('step', at, i), await src.ask('raw', at, i));
     out.push(await src.ask('raw', at, null), await src.ask('step', at, o.rows.length));
@@ -135,4 +135,24 @@ test('media behind a symbolic link that leaves the trajectory\'s folder is refus
     fs.rmSync(d, { recursive: true, force: true });
     fs.rmSync(outside, { recursive: true, force: true });
   }
+});
+
+test('a deferred source answers queries asked while the worker is still starting, and closes a worker that opens after it was closed', async () => {
+  const d = folder(continuedTrajectory().files);
+  const file = path.join(d, 'trajectory.json');
+  const early = new DeferredTrajectory(RemoteTrajectory.open(WORKER, file, d));
+  try {
+    assert.notEqual(early.status.loading, null, 'reading, as far as the editor can tell');
+    const o = await early.ask('outline', []);
+    assert.ok(o && o.rows.length > 0 && o.total === o.rows.length);
+    await early.done;
+    assert.equal(early.status.loading, null);
+    assert.equal(early.status.steps, continuedTrajectory().expect.steps);
+  } finally { early.dispose(); }
+  let opened: RemoteTrajectory | undefined;
+  const closed = new DeferredTrajectory(RemoteTrajectory.open(WORKER, file, d).then((r) => (opened = r)));
+  closed.dispose();
+  await closed.done;
+  assert.ok(opened);
+  await assert.rejects(opened.ask('outline', []), /closed/);
 });

@@ -117,6 +117,10 @@ test('session: queries answer from the first page on; a search says it is partia
       partial.push({ steps: sess.view.steps.length, rows: o.rows.length, partial: r.partial, hits: r.steps.length });
       assert.ok(o.loading && o.loading.steps === o.rows.length);
       assert.deepEqual(sess.rows([], 10)!.rows, o.rows.slice(10));
+      // In slices: the first screen's rows, then the next ones; `total` says how many are read.
+      assert.deepEqual(sess.outline([], 25)!.rows, o.rows.slice(0, 25));
+      assert.deepEqual(sess.rows([], 10, 5)!, { rows: o.rows.slice(10, 15), total: o.rows.length, loading: o.loading });
+      assert.deepEqual(sess.header([]), { header: o.header, total: o.rows.length, loading: o.loading });
     },
   });
   assert.ok(partial.length >= 1 && partial.every((p) => p.partial && p.rows === p.steps && p.steps < 400));
