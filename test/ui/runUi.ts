@@ -117,11 +117,27 @@ async function main(): Promise<void> {
       await closeEditors(ctx).catch(() => undefined);
       await collapseTree(ctx);
     }
-    if (results.some((r) => !r.ok) && server) console.log(`  code-server log (tail):\n${tools.tail(server.logFile, 15)}`);
+    if (results.some((r) => !r.ok) && server) {
+      console.log(`  code-server log (tail):\n${tools.tail(server.logFile, 15)}`);
+      for (const log of extensionLogs(userDataDir)) console.log(`  extension log ${path.basename(path.dirname(path.dirname(log)))} (tail):\n${tools.tail(log, 25)}`);
+    }
   }
   clearTimeout(timer);
   await cleanup();
   report(false);
+}
+
+/** The extension's own log files ("Harbor Runs.log", one per extension-host session) under a profile, oldest first. */
+function extensionLogs(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else if (e.name === 'Harbor Runs.log') out.push(path.join(d, e.name));
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return out.sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs);
 }
 
 function report(timedOut: boolean): void {

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Scenario } from '../driver';
-import { waitForWorkbench } from '../../../.ci/vscode/workbench';
+import { waitForWorkbench, webviewFrame } from '../../../.ci/vscode/workbench';
 import { mediaTrajectory } from '../../../scripts/sample-runs/atifFeatures';
 import { quickOpen, selectedNum, write } from './trajectory';
 
@@ -90,7 +90,11 @@ export const scenario: Scenario = {
     await page.waitForTimeout(500);
     await page.reload({ waitUntil: 'domcontentloaded' });
     await waitForWorkbench(page, 60_000);
-    f = await ctx.webviewFrame('.step-list .row.selected');
+    // The reloaded window starts a new extension host, which activates the extension when it restores the editor: on
+    // a busy 2-core machine that alone took ~30 s (longer than the 20 s a webview is usually given), so it gets 120 s.
+    const t0 = Date.now();
+    f = await webviewFrame(page, '.step-list .row.selected', 120_000);
+    ctx.log(`after the reload the editor showed its selected step in ${Date.now() - t0} ms`);
     await ctx.until(async () => (await selectedNum(f)) === '#3', 'after the reload, step #3 is selected again', 30_000);
     await ctx.until(async () => (await f.locator('#search').inputValue()) === 'note', 'the search is back');
     await ctx.until(async () => ((await f.locator('#match-count').textContent()) ?? '') === count, `the count is back (${count})`);
