@@ -41,7 +41,8 @@ async function openFile(page: Page): Promise<number> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(REL);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'big/agent' }).first().waitFor({ timeout: 30_000 });
+  // The workbench may still be indexing the 100 MB file's folder on a busy machine (round 1).
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'big/agent' }).first().waitFor({ timeout: 120_000 });
   await page.waitForTimeout(300);
   const t0 = Date.now();
   await page.keyboard.press('Enter');
