@@ -84,3 +84,16 @@ test('a large document is answered without indexing what no path goes through', 
   const indexed = (loc as unknown as { containers: Map<number, unknown> }).containers.size;
   assert.ok(indexed <= 1 + 1 + 3 * 3, `indexed ${indexed} containers: the top object, tasks, and each path's task, repeats and repeat`);
 });
+
+test('line starts: 0 and the offset after every newline, for any text (empty, leading, trailing, doubled, CRLF)', () => {
+  const naive = (t: string) => {
+    const out = [0];
+    for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) === 10) out.push(i + 1);
+    return out;
+  };
+  const text = fc.array(fc.constantFrom('a', '\n', '\r\n', '{', ' ', 'é'), { maxLength: 60 }).map((xs) => xs.join(''));
+  fc.assert(fc.property(text, (t) => {
+    assert.deepEqual([...lineStartsOf(t)], naive(t));
+  }), { numRuns: 300 });
+  for (const t of ['', '\n', 'a\n', '\na', '\n\n', 'a\r\nb']) assert.deepEqual([...lineStartsOf(t)], naive(t), JSON.stringify(t));
+});
