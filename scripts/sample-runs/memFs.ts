@@ -72,11 +72,11 @@ export class MemFs implements FsPort {
     return [...out.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   }
 
-  async *readChunks(p: string, chunkSize = 1 << 16): AsyncIterable<Uint8Array> {
+  async *readChunks(p: string, chunkSize = 1 << 16, start = 0): AsyncIterable<Uint8Array> {
     const f = this.files.get(p);
     if (!f) throw Object.assign(new Error(`ENOENT: no such file, open '${p}'`), { code: 'ENOENT' });
     // Uint8Array.prototype.slice copies: each chunk is the reader's own.
-    for (let i = 0; i < f.data.length; i += chunkSize) yield f.data.slice(i, i + chunkSize);
+    for (let i = Math.max(0, start); i < f.data.length; i += chunkSize) yield f.data.slice(i, i + chunkSize);
   }
 
   async mkdirp(p: string): Promise<void> {

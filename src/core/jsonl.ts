@@ -14,6 +14,14 @@ export interface JsonlLine {
   terminated: boolean;
   /** The line was longer than the limit: its bytes were dropped as they came (bytes is empty), this is its length. */
   tooLong?: number;
+  /** The byte just after the line (after its newline when it has one). */
+  end: number;
+}
+
+/** A place in a file to read on from: the first byte of a line, and the number of the line before it. */
+export interface JsonlPosition {
+  byte: number;
+  line: number;
 }
 
 const NL = 10;
@@ -22,12 +30,15 @@ const CR = 13;
 /**
  * Yields the lines of a file one at a time; a line longer than a chunk is assembled from its pieces, up to
  * maxLineBytes (default the port's file limit): a longer line is yielded empty with `tooLong` (memory stays bounded
- * on a file with no newline at all).
+ * on a file with no newline at all). `from`: read on from a line start found by an earlier read (an append-only
+ * file that grew), numbering its lines as that read did.
  */
-export async function* jsonlLines(fs: FsPort, path: string, chunkSize?: number, maxLineBytes = fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES): AsyncGenerator<JsonlLine> {
+export async function* jsonlLines(fs: FsPort, path: string, chunkSize?: number, maxLineBytes = fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+  from: JsonlPosition = { byte: 0, line: 0 }): AsyncGenerator<JsonlLine> {
   let pending: Uint8Array[] = [];
   let pendingLen = 0;
-  let line = 0;
+  let line = from.line;
+  let base = from.byte; // the file offset of the current chunk's first byte
   let dropped = 0; // bytes of the current line thrown away once it passed maxLineBytes
   const take = (tail: Uint8Array): Uint8Array => {
     if (pending.length === 0) return tail;
@@ -39,7 +50,7 @@ export async function* jsonlLines(fs: FsPort, path: string, chunkSize?: number, 
     pendingLen = 0;
     return out;
   };
-  for await (const chunk of fs.readChunks(path, chunkSize)) {
+  for await (const chunk of fs.readChunks(path, chunkSize, from.byte)) {
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(NL, start);
@@ -48,13 +59,13 @@ export async function* jsonlLines(fs: FsPort, path: string, chunkSize?: number, 
       if (dropped || pendingLen + nl - start > maxLineBytes) {
         const len = dropped + pendingLen + nl - start;
         pending = []; pendingLen = 0; dropped = 0;
-        yield { line, bytes: new Uint8Array(0), terminated: true, tooLong: len };
+        yield { line, bytes: new Uint8Array(0), terminated: true, tooLong: len, end: base + nl + 1 };
         start = nl + 1;
         continue;
       }
       let bytes = take(chunk.subarray(start, nl));
       if (bytes.length && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
-      yield { line, bytes, terminated: true };
+      yield { line, bytes, terminated: true, end: base + nl + 1 };
       start = nl + 1;
     }
     if (start < chunk.length && (dropped || pendingLen + chunk.length - start > maxLineBytes)) {
@@ -66,12 +77,13 @@ export async function* jsonlLines(fs: FsPort, path: string, chunkSize?: number, 
       pending.push(rest);
       pendingLen += rest.length;
     }
+    base += chunk.length;
   }
   if (dropped) {
-    yield { line: line + 1, bytes: new Uint8Array(0), terminated: false, tooLong: dropped };
+    yield { line: line + 1, bytes: new Uint8Array(0), terminated: false, tooLong: dropped, end: base };
   } else if (pendingLen > 0) {
     line++;
-    yield { line, bytes: take(new Uint8Array(0)), terminated: false };
+    yield { line, bytes: take(new Uint8Array(0)), terminated: false, end: base };
   }
 }
 
@@ -91,6 +103,11 @@ export interface JsonlReadResult {
   problems: Problem[];
   /** True when the last line had no newline and did not parse: a writer is probably still appending. */
   incompleteTail: boolean;
+  /**
+   * Where a later read of the same file, grown by appending, goes on from: after the last line with a newline (a last
+   * line without one, parsed or not, is read again then).
+   */
+  resume: JsonlPosition;
 }
 
 export interface JsonlReadOptions {
@@ -101,6 +118,8 @@ export interface JsonlReadOptions {
   chunkSize?: number;
   /** Longest line read (default the port's file limit). */
   maxLineBytes?: number;
+  /** Read on from here (a `resume` of an earlier read) instead of from the start. */
+  from?: JsonlPosition;
 }
 
 /**
@@ -111,7 +130,7 @@ export interface JsonlReadOptions {
 export async function readJsonl(
   fs: FsPort,
   path: string,
-  onRow: (value: Record<string, unknown>, line: number) => void | Promise<void>,
+  onRow: (value: Record<string, unknown>, line: number, terminated: boolean) => void | Promise<void>,
   opts: JsonlReadOptions = {},
 ): Promise<JsonlReadResult> {
   const parse = opts.parse ?? ((text: string) => parseJsonBounded(text));
@@ -120,11 +139,13 @@ export async function readJsonl(
   let dropped = 0;
   const add = (p: Problem) => { if (problems.length < maxProblems) problems.push(p); else dropped++; };
   let rows = 0;
-  let lines = 0;
+  let lines = opts.from?.line ?? 0;
   let incompleteTail = false;
+  let resume: JsonlPosition = opts.from ?? { byte: 0, line: 0 };
   try {
-    for await (const { line, bytes, terminated, tooLong } of jsonlLines(fs, path, opts.chunkSize, opts.maxLineBytes)) {
+    for await (const { line, bytes, terminated, tooLong, end } of jsonlLines(fs, path, opts.chunkSize, opts.maxLineBytes, opts.from)) {
       lines = line;
+      if (terminated) resume = { byte: end, line };
       if (tooLong !== undefined) {
         add({ file: path, line, severity: 'error', code: 'too-large',
           message: `line ${line} is ${tooLong} bytes, over the ${opts.maxLineBytes ?? fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES}-byte limit of one line (harborRuns.maxFileSizeMB): not read` });
@@ -170,7 +191,7 @@ export async function readJsonl(
           message: `line ${line} ${pathText(at)} is a number beyond what a double holds (it reads as Infinity): read as no value` });
       }
       rows++;
-      await onRow(value as Record<string, unknown>, line);
+      await onRow(value as Record<string, unknown>, line, terminated);
     }
   } catch (e) {
     add({ file: path, severity: 'error', code: 'unreadable', message: `cannot read ${path}: ${(e as Error).message}` });
@@ -178,5 +199,5 @@ export async function readJsonl(
   if (dropped > 0) {
     problems.push({ file: path, severity: 'warning', code: 'more-problems', message: `${dropped} more problems in ${path} not listed` });
   }
-  return { rows, lines, problems, incompleteTail };
+  return { rows, lines, problems, incompleteTail, resume };
 }

@@ -53,8 +53,8 @@ export class VscodeFs implements FsPort {
     }
   }
 
-  readChunks(p: string, chunkSize?: number): AsyncIterable<Uint8Array> {
-    return this.node.readChunks(p, chunkSize);
+  readChunks(p: string, chunkSize?: number, start?: number): AsyncIterable<Uint8Array> {
+    return this.node.readChunks(p, chunkSize, start);
   }
 
   openSequential: NonNullable<FsPort['openSequential']> = (p) => this.node.openSequential(p);

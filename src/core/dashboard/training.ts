@@ -2,7 +2,7 @@
 // columns of numbers (a 100k-line file is a few typed arrays, not 100k objects), and the part a chart shows — a
 // step range, every n-th row so at most `maxPoints` are sent to the webview, the last row of the range always in.
 import type { FsPort } from '../fs/port';
-import { readJsonl } from '../jsonl';
+import { type JsonlPosition, readJsonl } from '../jsonl';
 import { TimeSlice } from '../turn';
 import type { TrainingSeries } from '../../protocol/dashboard';
 
@@ -17,11 +17,17 @@ export class TrainingTable {
   readonly columns = new Map<string, (number | null)[]>();
   badLines = 0;
   live = false;
+  /** Where a read of the file grown by appending goes on from (after its last line with a newline). */
+  resume: JsonlPosition = { byte: 0, line: 0 };
+  /** The file's bytes just before `resume`: the same when the file has only grown since. */
+  resumeCheck: Uint8Array = new Uint8Array(0);
+  /** What a last line without a newline added (a row, or a bad line): read again by the next read, so taken back. */
+  tail = { rows: 0, bad: 0 };
 
-  /** Adds one row; rows without a numeric `step` are counted as bad and left out. */
-  add(row: Record<string, unknown>): void {
+  /** Adds one row (true); rows without a numeric `step` are counted as bad and left out (false). */
+  add(row: Record<string, unknown>): boolean {
     const step = row.step;
-    if (typeof step !== 'number' || !Number.isFinite(step)) { this.badLines++; return; }
+    if (typeof step !== 'number' || !Number.isFinite(step)) { this.badLines++; return false; }
     const i = this.steps.length;
     this.steps.push(step);
     for (const key in row) {
@@ -37,6 +43,28 @@ export class TrainingTable {
       col[i] = typeof v === 'number' && Number.isFinite(v) ? v : null;
     }
     for (const col of this.columns.values()) if (col.length <= i) col.length = i + 1;
+    return true;
+  }
+
+  /** A copy to read on into (the table a chart was cut from stays as it was). */
+  copy(): TrainingTable {
+    const t = new TrainingTable();
+    t.steps = this.steps.slice();
+    for (const [k, col] of this.columns) t.columns.set(k, col.slice());
+    t.badLines = this.badLines;
+    t.live = this.live;
+    t.resume = this.resume;
+    t.resumeCheck = this.resumeCheck;
+    t.tail = { ...this.tail };
+    return t;
+  }
+
+  /** Takes back what the last line without a newline added. */
+  dropTail(): void {
+    this.steps.length -= this.tail.rows;
+    for (const col of this.columns.values()) col.length = this.steps.length;
+    this.badLines -= this.tail.bad;
+    this.tail = { rows: 0, bad: 0 };
   }
 
   get size(): number {
@@ -52,17 +80,59 @@ export function trainingTableOf(rows: Iterable<Record<string, unknown>>): Traini
   return t;
 }
 
+/** Bytes before the resume point kept to tell a file that grew from one that was rewritten. */
+const CHECK_BYTES = 256;
+
+async function bytesAt(fs: FsPort, path: string, start: number, n: number): Promise<Uint8Array> {
+  if (n <= 0) return new Uint8Array(0);
+  try {
+    for await (const chunk of fs.readChunks(path, n, start)) return chunk.slice(0, n);
+  } catch {
+    // unreadable now: compared as different, so the file is read whole (and its problem reported then)
+  }
+  return new Uint8Array(0);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * Streams a metrics.jsonl into a table; an incomplete last line marks it live. The work is cut into time slices
  * with a turn of the event loop between them, so a long file never holds the extension host.
+ *
+ * With `prev` (the table of an earlier read of the same file), only what was appended since is read: the new lines
+ * are added to a copy of it. When the bytes before where `prev` ended are no longer the same (the file was rewritten
+ * or replaced), or the file is now shorter, the whole file is read again.
  */
-export async function readTrainingTable(fs: FsPort, path: string): Promise<TrainingTable> {
-  const t = new TrainingTable();
+export async function readTrainingTable(fs: FsPort, path: string, prev?: TrainingTable): Promise<TrainingTable> {
+  let t = new TrainingTable();
+  if (prev && prev.resume.byte > 0) {
+    const n = prev.resumeCheck.length;
+    if (n > 0 && sameBytes(await bytesAt(fs, path, prev.resume.byte - n, n), prev.resumeCheck)) {
+      t = prev.copy();
+      t.dropTail();
+    }
+  }
+  const before = t.size;
   const slice = new TimeSlice();
-  const res = await readJsonl(fs, path, (row) => { t.add(row); return slice.due ? slice.yield() : undefined; }, { maxProblems: 20 });
-  for (const col of t.columns.values()) for (let i = 0; i < col.length; i++) if (col[i] === undefined) col[i] = null;
-  t.badLines += res.problems.filter((p) => p.code === 'parse-error' || p.code === 'not-object').length;
+  const from = t.resume;
+  const res = await readJsonl(fs, path, (row, _line, terminated) => {
+    const added = t.add(row);
+    if (!terminated) { if (added) t.tail.rows++; else t.tail.bad++; }
+    return slice.due ? slice.yield() : undefined;
+  }, { maxProblems: 20, from: from.byte > 0 ? from : undefined });
+  for (const col of t.columns.values()) for (let i = before; i < col.length; i++) if (col[i] === undefined) col[i] = null;
+  for (const p of res.problems) {
+    if (p.code !== 'parse-error' && p.code !== 'not-object') continue;
+    t.badLines++;
+    if (p.line !== undefined && p.line > res.resume.line) t.tail.bad++;
+  }
   t.live = res.incompleteTail;
+  t.resume = res.resume;
+  t.resumeCheck = await bytesAt(fs, path, Math.max(0, res.resume.byte - CHECK_BYTES), Math.min(CHECK_BYTES, res.resume.byte));
   return t;
 }
 

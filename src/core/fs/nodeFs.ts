@@ -108,13 +108,14 @@ export class NodeFs implements FsPort {
     }
   }
 
-  async *readChunks(p: string, chunkSize = 1 << 20): AsyncIterable<Uint8Array> {
+  async *readChunks(p: string, chunkSize = 1 << 20, start = 0): AsyncIterable<Uint8Array> {
     const { handle } = await openRegular(p);
     try {
-      for (;;) {
+      for (let at = Math.max(0, start); ;) {
         const buf = Buffer.allocUnsafe(chunkSize);
-        const { bytesRead } = await handle.read(buf, 0, chunkSize, null);
+        const { bytesRead } = await handle.read(buf, 0, chunkSize, at);
         if (bytesRead === 0) break;
+        at += bytesRead;
         yield bytesRead === chunkSize ? buf : buf.subarray(0, bytesRead);
       }
     } finally {

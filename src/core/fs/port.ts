@@ -103,9 +103,10 @@ export interface FsPort {
   /**
    * The file's bytes in chunks, in order, in constant memory where the backend allows it.
    * A chunk stays valid after the next one is requested (readers may keep one chunk while reading ahead).
-   * Throws ReadRefusedError for a path that is not a regular file.
+   * Throws ReadRefusedError for a path that is not a regular file. `start`: the byte to begin at (default 0; an
+   * append-only file read again from where the last read ended).
    */
-  readChunks(path: string, chunkSize?: number): AsyncIterable<Uint8Array>;
+  readChunks(path: string, chunkSize?: number, start?: number): AsyncIterable<Uint8Array>;
   /**
    * Optional: the file opened for sequential reads into the caller's own buffers (no allocation per chunk: a
    * 1 GB rollouts file read in 4 MiB chunks otherwise costs 250 fresh buffers and their page faults and GC).

@@ -41,9 +41,12 @@ export class DashboardHost {
     const key = `${st.size}:${st.mtimeMs}`;
     if (this.cache?.path !== file || this.cache.key !== key) {
       const t0 = Date.now();
-      const { value: table, blockedMs } = await withLongestBlock(() => readTrainingTable(this.fs, file));
+      // metrics.jsonl is append-only: a file that grew is read on from where the last read ended.
+      const prev = this.cache?.path === file && st.size >= this.cache.table.resume.byte ? this.cache.table : undefined;
+      const { value: table, blockedMs } = await withLongestBlock(() => readTrainingTable(this.fs, file, prev));
       this.cache = { path: file, key, table };
-      this.log(`run dashboard: read ${table.size} training steps in ${Date.now() - t0} ms, longest block ${Math.round(blockedMs)} ms`);
+      const added = prev && table.resume.byte >= prev.resume.byte && table.size >= prev.size - prev.tail.rows ? ` (${table.size - (prev.size - prev.tail.rows)} new)` : '';
+      this.log(`run dashboard: read ${table.size} training steps${added} in ${Date.now() - t0} ms, longest block ${Math.round(blockedMs)} ms`);
     }
     await this.post({ type: 'training', series: trainingSeries(this.cache.table, this.range) });
   }
