@@ -48,9 +48,9 @@ async function longTasks(frame: FrameLocator): Promise<string> {
 /** The host's newest "read N training steps" figure and the run's longest block, from the extension's log. */
 function hostFigures(userDataDir: string): string {
   const text = harborRunsLogs(userDataDir).map((l) => l.text).join('\n');
-  const reads = [...text.matchAll(/read (\d+) training steps in (\d+) ms(?:, longest block (\d+) ms)?/g)];
+  const reads = [...text.matchAll(/read (\d+) training steps(?: \((\d+) new\))? in (\d+) ms(?:, longest block (\d+) ms)?/g)];
   const last = reads[reads.length - 1];
-  return last ? `host read ${last[1]} steps in ${last[2]} ms${last[3] ? `, longest block ${last[3]} ms` : ''}` : 'host read not logged';
+  return last ? `host read ${last[2] ? `${last[2]} new steps (of ${last[1]})` : `${last[1]} steps`} in ${last[3]} ms${last[4] ? `, longest block ${last[4]} ms` : ''}` : 'host read not logged';
 }
 
 async function chartsAt(frame: FrameLocator, shows: string, timeoutMs: number): Promise<void> {
