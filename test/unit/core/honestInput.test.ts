@@ -37,6 +37,11 @@ test('invalidUtf8At: the offset of the first bad sequence, as a fatal decoder fi
   // Each lead byte's and second byte's edges, a whole valid character, then a bad byte: found after the character.
   const edges = [[0xc2, 0x80], [0xdf, 0xbf], [0xe0, 0xa0, 0x80], [0xe1, 0x80, 0x80], [0xef, 0xbf, 0xbf], [0xed, 0x9f, 0xbf],
     [0xf0, 0x90, 0x80, 0x80], [0xf3, 0xbf, 0xbf, 0xbf], [0xf4, 0x8f, 0xbf, 0xbf], [0xe2, 0x82, 0xac]];
+  // A continuation or overlong byte is no lead, however many continuation bytes follow; nor an overlong 4-byte start.
+  for (const bad of [[0x80, 0x80, 0x80, 0x80], [0xc1, 0xbf, 0xbf, 0xbf], [0xc0, 0x80], [0xf0, 0x8f, 0xbf, 0xbf], [0xe0, 0x9f, 0xbf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]]) {
+    assert.equal(invalidUtf8At(Uint8Array.from(bad)), 0, bad.map((x) => x.toString(16)).join(' '));
+    assert.equal(invalidUtf8At(Uint8Array.from([0x41, ...bad])), 1);
+  }
   for (const ch of edges) {
     assert.equal(invalidUtf8At(Uint8Array.from([...ch, 0xff])), ch.length, ch.map((x) => x.toString(16)).join(' '));
     assert.equal(invalidUtf8At(Uint8Array.from([0x41, ...ch, 0x41, ch[0]])), ch.length + 2, `cut ${ch.map((x) => x.toString(16)).join(' ')}`);
