@@ -119,7 +119,7 @@ test('readJsonl: with its own parser, a line whose first byte is not UTF-8 is sa
 test('readJsonl: a file that cannot be read is one unreadable problem, no rows', async () => {
   const fs = new MemFs();
   const r = await readJsonl(fs, '/gone.jsonl', () => { throw new Error('no row expected'); });
-  assert.deepEqual(r, {
+  assert.deepEqual({ rows: r.rows, lines: r.lines, incompleteTail: r.incompleteTail, problems: r.problems }, {
     rows: 0, lines: 0, incompleteTail: false,
     problems: [{ file: '/gone.jsonl', severity: 'error', code: 'unreadable', message: "cannot read /gone.jsonl: ENOENT: no such file, open '/gone.jsonl'" }],
   });
