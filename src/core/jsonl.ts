@@ -152,9 +152,12 @@ export async function readJsonl(
         continue;
       }
       let body = bytes;
-      if (line === 1 && startsWithBom(body)) {
+      if (startsWithBom(body)) {
+        // Said on any line: one further down is usually files joined together (cat a.jsonl b.jsonl).
         body = body.subarray(3);
-        add({ file: path, line, severity: 'warning', code: 'bom', message: `the file starts with a UTF-8 byte order mark: line 1 read without it` });
+        add({ file: path, line, severity: 'warning', code: 'bom', message: line === 1
+          ? `the file starts with a UTF-8 byte order mark: line 1 read without it`
+          : `line ${line} starts with a UTF-8 byte order mark (files joined together?): read without it` });
       }
       if (isBlank(body)) continue;
       if (invalidUtf8At(body) >= 0) {

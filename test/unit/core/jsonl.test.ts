@@ -73,7 +73,7 @@ test('readJsonl: each problem with its line, severity and words; rows read in sp
   assert.equal(r.incompleteTail, true);
   assert.deepEqual(r.rows.map(([, line]) => line), [1, 3, 8, 9, 10]);
   assert.deepEqual(r.rows[3][0], { r: null, s: { t: [null] } });
-  // A byte order mark further down (files joined with cat) is dropped by the decoder: the row is read, only line 1's is said.
+  // A byte order mark further down (files joined with cat): the row is read without it, and that is said too.
   assert.deepEqual(r.rows[4][0], { b: 2 });
   assert.equal(r.count, 5);
   const parseMessage = (t: string) => { try { JSON.parse(t); } catch (e) { return (e as Error).message; } return ''; };
@@ -87,6 +87,7 @@ test('readJsonl: each problem with its line, severity and words; rows read in sp
     p(8, 'warning', 'duplicate-key', `line 8 gives the key "${'k'.repeat(200)}" twice in one object: the last one is read`),
     p(9, 'warning', 'number-out-of-range', 'line 9 .r is a number beyond what a double holds (it reads as Infinity): read as no value'),
     p(9, 'warning', 'number-out-of-range', 'line 9 .s.t[0] is a number beyond what a double holds (it reads as Infinity): read as no value'),
+    p(10, 'warning', 'bom', 'line 10 starts with a UTF-8 byte order mark (files joined together?): read without it'),
     p(11, 'info', 'incomplete-tail', 'line 11 is incomplete (no newline yet): the file is probably still being written'),
   ]);
 });
