@@ -10,15 +10,13 @@
 // Targets: row ≤ 2× CLI, expand ≤ 0.5 s, longest block ≤ 50 ms, a one-trial change reads only that trial.
 // Run (one real workbench at a time on a shared machine): node esbuild.mjs && node out/bench/runsWorkbench.bench.js
 // Env: TRIALS (default 10000), JOB_FROM (a jobs folder to copy instead of generating one); BENCH_WORKSPACE,
-// BENCH_KEEP_LOGS (bench/workbenchSession.ts), BENCH_PROFILE=<dir> (a CPU profile of the extension host from the click
-// until the full count, bench/hostProfiler.ts).
+// BENCH_KEEP_LOGS (bench/workbenchSession.ts).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openView, waitForWorkbench } from '../.ci/vscode/workbench';
 import { generateHarborJob, harborLarge } from '../scripts/sample-runs/harborJob';
-import { HostProfiler } from './hostProfiler';
 import { inWorkbench, waitFor } from './workbenchSession';
 
 const TRIALS = Number(process.env.TRIALS) || 10_000;
@@ -55,11 +53,8 @@ async function main(): Promise<void> {
     cliMs = Date.now() - t;
     if (r.status !== 0) throw new Error(`inspect exited with ${r.status}: ${r.stderr}`);
   };
-  await inWorkbench('runs-workbench', fill, async ({ page, userDataDir, serverPid }) => {
+  await inWorkbench('runs-workbench', fill, async ({ page, userDataDir }) => {
     await waitForWorkbench(page, 120_000);
-    // BENCH_PROFILE=<dir>: a CPU profile of the extension host from the click until the full count (bench/hostProfiler.ts).
-    const profiler = process.env.BENCH_PROFILE ? await HostProfiler.attach(serverPid) : undefined;
-    await profiler?.start();
     const t0 = Date.now();
     await openView(page, 'Harbor', 'Runs', 60_000);
     const full = page.locator('.sidebar .monaco-list-row', { hasText: new RegExp(`\\b${TRIALS} attempts\\b`) }).first();
@@ -67,10 +62,6 @@ async function main(): Promise<void> {
     void page.locator('.sidebar .monaco-list-row').first().waitFor({ state: 'visible', timeout: 900_000 }).then(() => { firstRowMs = Date.now() - t0; }, () => undefined);
     await full.waitFor({ state: 'visible', timeout: 900_000 });
     const rowMs = Date.now() - t0;
-    if (profiler) {
-      console.log(`  extension host profile: ${await profiler.stop(path.join(process.env.BENCH_PROFILE!, `runs-${Date.now()}.cpuprofile`))}`);
-      profiler.close();
-    }
     const load = await waitFor('the load figures in the log', () => {
       const m = /loaded (\d+) run\(s\) in (\d+) ms, longest event-loop block (\d+) ms/.exec(hostLog(userDataDir));
       return m ? { ms: Number(m[2]), blocked: Number(m[3]) } : undefined;
