@@ -64,8 +64,11 @@ export class RunStore extends Disposable {
   private pending: PendingRun[] = [];
   private queue: Promise<void> = Promise.resolve();
   private pendingPaths = new Set<string>();
-  /** Summaries put by putWrittenRun, with the size written: their own watcher event is not a change to re-read. */
-  private readonly written = new Map<string, number>();
+  /**
+   * Summaries this extension wrote (noteOwnWrite, putWrittenRun), with their size and modification time once written:
+   * their own watcher events are not changes to re-read while the file is still as written.
+   */
+  private readonly written = new Map<string, Promise<{ size: number; mtimeMs: number } | undefined>>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private firstPendingAt = 0;
   private readonly changed = this.register(new Emitter<StoreChange>((err) => this.log('error', `change listener failed: ${String(err)}`)));
@@ -320,7 +323,7 @@ export class RunStore extends Disposable {
    * re-reading the folder. undefined when the store held no run for either file (discovery never listed it, e.g. it
    * is excluded or in no workspace folder): the caller then re-discovers as before.
    */
-  putWrittenRun(run: Run, summaryPath: string, rolloutsPath: string, bytesWritten: number): Promise<Run | undefined> {
+  putWrittenRun(run: Run, summaryPath: string, rolloutsPath: string): Promise<Run | undefined> {
     return this.enqueue(async () => {
       const replaced = [...this.entries].filter(([, e]) => e.candidate.anchor === summaryPath || e.candidate.anchor === rolloutsPath);
       if (replaced.length === 0) return undefined;
@@ -328,7 +331,7 @@ export class RunStore extends Disposable {
       for (const [id] of replaced) this.entries.delete(id);
       const candidate: RunCandidate = { kind: 'nemo-gym', anchor: summaryPath, root: dirname(summaryPath), variant: 'summary' };
       this.entries.set(run.id, { run, candidate, folder, prefixes: prefixesOf(run), readAt: Date.now(), readMs: 0 });
-      this.written.set(summaryPath, bytesWritten);
+      if (!this.written.has(summaryPath)) this.noteOwnWrite(summaryPath);
       this.fire({});
       return run;
     });
@@ -424,13 +427,23 @@ export class RunStore extends Disposable {
     });
   }
 
-  /** A change event of a summary putWrittenRun just showed, still the size written: nothing new to read (once). */
+  /**
+   * A summary this extension has just written (call it as soon as the write returns): a watcher event of it is not a
+   * change to re-read while the file keeps the size and modification time it has now. The event can come before the
+   * written run is put (building it takes seconds on a big run): re-reading a 38 MB summary then cost 5 s.
+   */
+  noteOwnWrite(summaryPath: string): void {
+    this.written.set(summaryPath, this.opts.fs.stat(summaryPath).then((st) => (st ? { size: st.size, mtimeMs: st.mtimeMs } : undefined), () => undefined));
+  }
+
+  /** A change event of a summary this extension wrote, still as written: nothing new to read. */
   private async isOwnWrite(p: string): Promise<boolean> {
-    const size = this.written.get(p);
-    if (size === undefined) return false;
-    this.written.delete(p);
+    const mine = await this.written.get(p);
+    if (!mine) return false;
     const st = await this.opts.fs.stat(p).catch(() => undefined);
-    return st?.size === size;
+    if (st && st.size === mine.size && st.mtimeMs === mine.mtimeMs) return true;
+    this.written.delete(p);
+    return false;
   }
 
   /** Resolves when no change is pending and nothing is being read. */

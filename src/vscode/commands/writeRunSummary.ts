@@ -77,7 +77,7 @@ async function runOfWritten(ctx: HostContext, rollouts: string, result: WriteRes
     const run = await runFromWrittenSummary(ctx.fs, {
       path: result.path, document: result.document, bytes: result.bytes, problems: result.problems,
     }, rollouts);
-    const put = await store.putWrittenRun(run, result.path, rollouts, result.bytes.length);
+    const put = await store.putWrittenRun(run, result.path, rollouts);
     if (put) return put;
   }
   const summaryPath = result.path;
@@ -155,6 +155,7 @@ async function writeAndShow(ctx: HostContext, rollouts: string, target: string, 
     }
     return { path: result.path, error: result.error, tasks: 0, attempts: 0, missingPaths: 0, problems: result.problems.length };
   }
+  ctx.store.noteOwnWrite(result.path); // before its watcher event can ask for a re-read of the whole run
   ctx.log.info(`wrote ${result.path} in ${Date.now() - started} ms`);
   const run = await runOfWritten(ctx, rollouts, result);
   if (run) {
