@@ -2,8 +2,6 @@
 // HTML shell they share (strict CSP with a crypto nonce, resources only from out/webview) and one event with every
 // valid message any panel received (what the integration tests observe through the host context).
 import * as crypto from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable, Emitter, type Event, type IDisposable, disposeAll } from '../../core/lifecycle';
 
@@ -33,8 +31,8 @@ export interface PanelPage {
   entry: string;
   title: string;
   /**
-   * A small script (out/webview/<early>.js) put inline at the top of the page, so it runs before the stylesheets and
-   * the bundle are fetched: it can say `ready` while they load.
+   * A small script (out/webview/<early>.js, a file with the page's nonce like every script: none is inline) first in
+   * the page's head, so it runs before the bundle is fetched and parsed: it can say `ready` while that loads.
    */
   early?: string;
   /** Body shown until the script renders (plain HTML, no script). */
@@ -120,17 +118,9 @@ ${page.body ?? ''}
 </html>`;
   }
 
-  private readonly early = new Map<string, string | null>();
-
-  /** The early script inline (read once from out/webview), or as a tag when it cannot be (unreadable, or `</script`). */
+  /** The early script's tag (its file, with the page's nonce). */
   private earlyScript(entry: string, n: string, uri: (f: string) => string): string {
-    if (!this.early.has(entry)) {
-      let text: string | null = null;
-      try { text = fs.readFileSync(path.join(this.root.fsPath, `${entry}.js`), 'utf8').replace(/\n\/\/# [^\n]*\s*$/, '') /* a dev build's trailing source-map comment */; } catch { /* as a tag */ }
-      this.early.set(entry, text !== null && !/<\/script/i.test(text) ? text : null);
-    }
-    const text = this.early.get(entry);
-    return text ? `<script nonce="${n}">${text}</script>\n` : `<script nonce="${n}" src="${uri(`${entry}.js`)}"></script>\n`;
+    return `<script nonce="${n}" src="${uri(`${entry}.js`)}"></script>\n`;
   }
 
   override dispose(): void {

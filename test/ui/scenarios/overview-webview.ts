@@ -47,6 +47,11 @@ export const scenario: Scenario = {
     await tab.waitFor({ state: 'visible', timeout: 10_000 });
     const undef = await undefinedElements(frame);
     if (undef !== 0) throw new Error(`${undef} custom element(s) were never defined`);
+    // No inline script of ours: every script is VS Code's injected API script or a nonce'd file from out/webview.
+    const scripts = await frame.locator('body').evaluate(() => [...document.scripts].map((x) => ({ id: x.id, src: x.src, nonce: !!x.nonce })));
+    const ours = scripts.filter((x) => x.id !== '_vscodeApiScript');
+    const bad = ours.filter((x) => !x.nonce || !/\/out\/webview\/runOverview(Early)?\.js$/.test(x.src));
+    if (bad.length || ours.length !== 2) throw new Error(`the page's scripts are not the two nonce'd files: ${JSON.stringify(scripts)}`);
     await ctx.shot('1-inline-button');
 
     // 2. The text filter narrows the rows (and the other rows come back when it is cleared).
