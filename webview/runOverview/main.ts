@@ -3,7 +3,7 @@
 // re-sent whenever the run is re-read; the task table's other rows are asked for in pages once it is painted.
 // Everything is built with DOM APIs and textContent: task names, exceptions and problems are untrusted text.
 // Filter state (text, outcome) and the run shown survive hide / reload through acquireVsCodeApi().getState/setState.
-import { earlyChannel } from './earlyChannel';
+import { earlyChannel } from '../lib/earlyChannel';
 import '../lib/zodJitless';
 import { z } from 'zod';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
@@ -20,7 +20,7 @@ import { badge, codicon, el } from './dom';
 import { renderProblems } from './problems';
 import { listenToHost } from '../lib/hostChannel';
 
-const early = earlyChannel();
+const early = earlyChannel('overview');
 const vscode = early.api;
 
 // runId: which run this panel shows, so VS Code can restore the panel after a reload (the host's serializer).

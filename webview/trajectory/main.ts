@@ -1,4 +1,4 @@
-// The trajectory editor's webview (bundled as out/webview/trajectory.js). Handshake: posts `ready`; the host answers
+// The trajectory editor's webview (bundled as out/webview/trajectory.js). Handshake: early.ts posts `ready`; the host answers
 // `init` (header + one outline row per step read so far), then `rows` as more are read and `header` once everything
 // is (the recount complete), and sends a step's full content when it is selected. Search runs in the host over every
 // step; this page shows the count, marks matching rows and steps through them. What the user was looking at (step,
@@ -10,14 +10,15 @@ import '../lib/zodJitless';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import { parseTrajectoryHostMessage, type TrajectoryHostMessage, type TrajectoryWebviewMessage } from '../../src/protocol/trajectory';
+import { earlyChannel } from '../lib/earlyChannel';
 import { StepList } from './list';
 import { renderHeader } from './header';
 import { renderStep } from './step';
 import { button, el } from './dom';
 
-interface VsCodeApi { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void }
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
+// The page's first script (early.ts) took the API and said `ready`; what the host sent since is replayed below.
+const early = earlyChannel('trajectory');
+const vscode = early.api;
 const post = (m: TrajectoryWebviewMessage) => vscode.postMessage(m);
 
 type Init = Extract<TrajectoryHostMessage, { type: 'init' }>;
@@ -311,4 +312,5 @@ window.addEventListener('message', (ev: MessageEvent) => {
   try { receive(r.message); } catch (e) { post({ type: 'error', message: `render failed: ${String(e)}`.slice(0, 1000) }); }
 });
 document.addEventListener('securitypolicyviolation', (e) => post({ type: 'cspViolation', directive: e.violatedDirective.slice(0, 200), blocked: String(e.blockedURI).slice(0, 500) }));
-post({ type: 'ready' });
+// What the host sent before this bundle was listening (the header and the outline's first rows, often).
+for (const e of early.takeQueued()) window.dispatchEvent(new MessageEvent('message', { data: e.data }));

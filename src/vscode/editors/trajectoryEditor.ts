@@ -31,7 +31,7 @@ export interface AttemptContext {
 function spec(viewType: string): PanelSpec<TrajectoryWebviewMessage> {
   return {
     viewType,
-    page: { entry: 'trajectory', title: 'Trajectory', body: '<main id="app" aria-busy="true"><p class="loading">Loading trajectory…</p></main>', media: true },
+    page: { entry: 'trajectory', early: 'trajectoryEarly', title: 'Trajectory', body: '<main id="app" aria-busy="true"><p class="loading">Loading trajectory…</p></main>', media: true },
     parse: parseTrajectoryWebviewMessage,
   };
 }

@@ -46,7 +46,7 @@ async function noScriptRan(f: FrameLocator): Promise<{ xss: unknown; handlers: n
     xss: (window as unknown as { __xss?: unknown }).__xss,
     handlers: document.querySelectorAll('[onerror],[onload],[onclick],[onfocus],[ontoggle],[onbegin],[onstart]').length,
     foreignScripts: [...document.scripts]
-      .filter((x) => x.id !== '_vscodeApiScript' && !(x.nonce && /\/out\/webview\/trajectory\.js$/.test(x.src)))
+      .filter((x) => x.id !== '_vscodeApiScript' && !(x.nonce && /\/out\/webview\/trajectory(Early)?\.js$/.test(x.src)))
       .map((x) => x.outerHTML.slice(0, 200)),
     imgs: [...document.images].filter((i) => !i.src.includes('vscode-resource') && !i.src.includes('vscode-cdn')).length,
   }));
