@@ -11,7 +11,8 @@ import { dirname, isWithin as within } from '../core/paths';
 import { isRunSummaryPath, rolloutsPathForSummary } from '../core/summary/paths';
 import { Disposable, Emitter, type Event, toDisposable } from '../core/lifecycle';
 import { withLongestBlock } from './loopBlock';
-import { attemptCount, candidateKey, type Entry, mayMakeRun, prefixesOf, trialsChanged } from './runStoreEntry';
+import { OwnWrites } from './ownWrites';
+import { attemptCount, candidateKey, discoveryNotesOf, type Entry, mayMakeRun, prefixesOf, runOfFile, runsConcerned, trialsChanged } from './runStoreEntry';
 
 export interface StoreFolder {
   /** Absolute POSIX path of the workspace folder. */
@@ -64,11 +65,8 @@ export class RunStore extends Disposable {
   private pending: PendingRun[] = [];
   private queue: Promise<void> = Promise.resolve();
   private pendingPaths = new Set<string>();
-  /**
-   * Summaries this extension wrote (noteOwnWrite, putWrittenRun), with their size and modification time once written:
-   * their own watcher events are not changes to re-read while the file is still as written.
-   */
-  private readonly written = new Map<string, Promise<{ size: number; mtimeMs: number } | undefined>>();
+  /** Summaries this extension wrote (noteOwnWrite, putWrittenRun): their own watcher events are not changes. */
+  private readonly ownWrites: OwnWrites;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private firstPendingAt = 0;
   private readonly changed = this.register(new Emitter<StoreChange>((err) => this.log('error', `change listener failed: ${String(err)}`)));
@@ -83,6 +81,7 @@ export class RunStore extends Disposable {
 
   constructor(private readonly opts: RunStoreOptions) {
     super();
+    this.ownWrites = new OwnWrites(opts.fs);
     this.register(toDisposable(() => { if (this.timer) clearTimeout(this.timer); }));
   }
 
@@ -147,20 +146,12 @@ export class RunStore extends Disposable {
 
   /** The runs a changed path concerns. */
   runsAt(path: string): Run[] {
-    const out: Run[] = [];
-    for (const e of this.entries.values()) {
-      if (e.run.anchor === path || within(e.run.anchor, path) || e.prefixes.some((p) => within(path, p) || within(p, path))) out.push(e.run);
-    }
-    return out;
+    return runsConcerned(this.entries.values(), path);
   }
 
   /** The run whose rollouts file or summary is `path`. */
   runForFile(path: string): Run | undefined {
-    for (const e of this.entries.values()) {
-      const r = e.run;
-      if (r.rolloutsPath === path || r.summaryPath === path || r.anchor === path) return r;
-    }
-    return undefined;
+    return runOfFile(this.entries.values(), path);
   }
 
   /** The rollouts file a summary is for: its run's own record, else `<stem>.jsonl` beside `<stem>_run_summary.json`. */
@@ -181,17 +172,7 @@ export class RunStore extends Disposable {
    * most `max` of them, then how many more), where the folder cap stopped it, whether links could be resolved at all.
    */
   discoveryNotes(max = 20): { folder: string; name: string; notes: string[] }[] {
-    const out: { folder: string; name: string; notes: string[] }[] = [];
-    for (const f of this.opts.folders()) {
-      const r = this.reports.get(f.path);
-      if (!r) continue;
-      const notes = r.links.slice(0, max).map((l) => describeLink(f.path, l));
-      if (r.links.length > max) notes.push(`${r.links.length - max} more links not followed`);
-      if (r.capped) notes.push(`${describeCap(r.capped)} (harborRuns.maxFolders raises the cap)`);
-      if (!r.linksResolved) notes.push('links could not be resolved on this file system: a link was read as a folder');
-      if (notes.length) out.push({ folder: f.path, name: f.name, notes });
-    }
-    return out;
+    return discoveryNotesOf(this.opts.folders(), this.reports, max);
   }
 
   private async discover(folder: StoreFolder): Promise<RunCandidate[]> {
@@ -331,7 +312,7 @@ export class RunStore extends Disposable {
       for (const [id] of replaced) this.entries.delete(id);
       const candidate: RunCandidate = { kind: 'nemo-gym', anchor: summaryPath, root: dirname(summaryPath), variant: 'summary' };
       this.entries.set(run.id, { run, candidate, folder, prefixes: prefixesOf(run), readAt: Date.now(), readMs: 0 });
-      if (!this.written.has(summaryPath)) this.noteOwnWrite(summaryPath);
+      if (!this.ownWrites.has(summaryPath)) this.noteOwnWrite(summaryPath);
       this.fire({});
       return run;
     });
@@ -411,7 +392,7 @@ export class RunStore extends Disposable {
       const byRun = new Map<string, string[]>();
       const folders = new Set<string>();
       for (const p of paths) {
-        if (await this.isOwnWrite(p)) continue;
+        if (await this.ownWrites.isUnchanged(p)) continue;
         const runs = this.runsAt(p);
         for (const r of runs) {
           const list = byRun.get(r.id);
@@ -429,21 +410,10 @@ export class RunStore extends Disposable {
 
   /**
    * A summary this extension has just written (call it as soon as the write returns): a watcher event of it is not a
-   * change to re-read while the file keeps the size and modification time it has now. The event can come before the
-   * written run is put (building it takes seconds on a big run): re-reading a 38 MB summary then cost 5 s.
+   * change to re-read while the file keeps the size and modification time it has now (views/ownWrites.ts).
    */
   noteOwnWrite(summaryPath: string): void {
-    this.written.set(summaryPath, this.opts.fs.stat(summaryPath).then((st) => (st ? { size: st.size, mtimeMs: st.mtimeMs } : undefined), () => undefined));
-  }
-
-  /** A change event of a summary this extension wrote, still as written: nothing new to read. */
-  private async isOwnWrite(p: string): Promise<boolean> {
-    const mine = await this.written.get(p);
-    if (!mine) return false;
-    const st = await this.opts.fs.stat(p).catch(() => undefined);
-    if (st && st.size === mine.size && st.mtimeMs === mine.mtimeMs) return true;
-    this.written.delete(p);
-    return false;
+    this.ownWrites.note(summaryPath);
   }
 
   /** Resolves when no change is pending and nothing is being read. */

@@ -2,7 +2,7 @@
 // which folders concern a run, which trial folders of a Harbor job a change lies in, whether a path can make a run
 // appear. Pure functions over entries, beside src/views/runStore.ts, which holds them and decides when to read.
 import type { Run } from '../core/model';
-import type { RunCandidate } from '../core/discovery';
+import { type DiscoveryReport, type RunCandidate, describeCap, describeLink } from '../core/discovery';
 import { type HarborJobState, trialFolderOf } from '../core/readers/harborJob';
 import { dirname, isWithin as within } from '../core/paths';
 
@@ -68,4 +68,40 @@ export function mayMakeRun(entries: Iterable<Entry>, p: string, insideKnownRun: 
   if (insideKnownRun) return /(_run_summary\.json|\.jsonl|\/summary\.json|\/project\.json)$/.test(p);
   // Outside every run: a file that makes runs, or a folder (no extension: a new or deleted job / dataset folder).
   return RUN_MAKERS.test(p) || !/\/[^/]*\.[^/]+$/.test(p);
+}
+
+/** The runs a changed path concerns: its anchor, or a folder of its files, is the path, holds it or lies in it. */
+export function runsConcerned(entries: Iterable<Entry>, path: string): Run[] {
+  const out: Run[] = [];
+  for (const e of entries) {
+    if (e.run.anchor === path || within(e.run.anchor, path) || e.prefixes.some((p) => within(path, p) || within(p, path))) out.push(e.run);
+  }
+  return out;
+}
+
+/** The run whose rollouts file, summary or anchor is `path`. */
+export function runOfFile(entries: Iterable<Entry>, path: string): Run | undefined {
+  for (const e of entries) {
+    const r = e.run;
+    if (r.rolloutsPath === path || r.summaryPath === path || r.anchor === path) return r;
+  }
+  return undefined;
+}
+
+/**
+ * What discovery did not look at, one line each, per workspace folder that has any: links it did not follow (at
+ * most `max` of them, then how many more), where the folder cap stopped it, whether links could be resolved at all.
+ */
+export function discoveryNotesOf(folders: readonly { path: string; name: string }[], reports: ReadonlyMap<string, DiscoveryReport>, max: number): { folder: string; name: string; notes: string[] }[] {
+  const out: { folder: string; name: string; notes: string[] }[] = [];
+  for (const f of folders) {
+    const r = reports.get(f.path);
+    if (!r) continue;
+    const notes = r.links.slice(0, max).map((l) => describeLink(f.path, l));
+    if (r.links.length > max) notes.push(`${r.links.length - max} more links not followed`);
+    if (r.capped) notes.push(`${describeCap(r.capped)} (harborRuns.maxFolders raises the cap)`);
+    if (!r.linksResolved) notes.push('links could not be resolved on this file system: a link was read as a folder');
+    if (notes.length) out.push({ folder: f.path, name: f.name, notes });
+  }
+  return out;
 }
