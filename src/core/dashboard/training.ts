@@ -23,6 +23,8 @@ export class TrainingTable {
   resumeCheck: Uint8Array = new Uint8Array(0);
   /** What a last line without a newline added (a row, or a bad line): read again by the next read, so taken back. */
   tail = { rows: 0, bad: 0 };
+  /** The read that made this table: whether it went on from an earlier table, and how many rows it added. */
+  lastRead = { continued: false, rows: 0 };
 
   /** Adds one row (true); rows without a numeric `step` are counted as bad and left out (false). */
   add(row: Record<string, unknown>): boolean {
@@ -109,11 +111,13 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  */
 export async function readTrainingTable(fs: FsPort, path: string, prev?: TrainingTable): Promise<TrainingTable> {
   let t = new TrainingTable();
+  let continued = false;
   if (prev && prev.resume.byte > 0) {
     const n = prev.resumeCheck.length;
     if (n > 0 && sameBytes(await bytesAt(fs, path, prev.resume.byte - n, n), prev.resumeCheck)) {
       t = prev.copy();
       t.dropTail();
+      continued = true;
     }
   }
   const before = t.size;
@@ -132,6 +136,7 @@ export async function readTrainingTable(fs: FsPort, path: string, prev?: Trainin
   }
   t.live = res.incompleteTail;
   t.resume = res.resume;
+  t.lastRead = { continued, rows: t.size - before };
   t.resumeCheck = await bytesAt(fs, path, Math.max(0, res.resume.byte - CHECK_BYTES), Math.min(CHECK_BYTES, res.resume.byte));
   return t;
 }

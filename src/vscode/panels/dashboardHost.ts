@@ -45,7 +45,7 @@ export class DashboardHost {
       const prev = this.cache?.path === file && st.size >= this.cache.table.resume.byte ? this.cache.table : undefined;
       const { value: table, blockedMs } = await withLongestBlock(() => readTrainingTable(this.fs, file, prev));
       this.cache = { path: file, key, table };
-      const added = prev && table.resume.byte >= prev.resume.byte && table.size >= prev.size - prev.tail.rows ? ` (${table.size - (prev.size - prev.tail.rows)} new)` : '';
+      const added = table.lastRead.continued ? ` (${table.lastRead.rows} new)` : '';
       this.log(`run dashboard: read ${table.size} training steps${added} in ${Date.now() - t0} ms, longest block ${Math.round(blockedMs)} ms`);
     }
     await this.post({ type: 'training', series: trainingSeries(this.cache.table, this.range) });
