@@ -57,8 +57,11 @@ async function chartsAt(frame: FrameLocator, shows: string, timeoutMs: number): 
   const end = Date.now() + timeoutMs;
   for (;;) {
     const info = await frame.locator('section.training .training-info').textContent({ timeout: timeoutMs }).catch(() => '');
-    const drawn = await frame.locator('section.training .uplot').count();
-    if (drawn >= 3 && info && info.includes(shows)) return;
+    const section = frame.locator('section.training');
+    const drawn = Number(await section.getAttribute('data-charts').catch(() => null) ?? 0);
+    const wanted = Number(await section.getAttribute('data-charts-wanted').catch(() => null) ?? -1);
+    // Every chart of the draw, not the first few: they are made one per task.
+    if (drawn === wanted && drawn >= 3 && info && info.includes(shows)) return;
     if (Date.now() > end) throw new Error(`the charts do not show "${shows}" (info: ${info}, ${drawn} charts)`);
     await new Promise((r) => setTimeout(r, 25));
   }

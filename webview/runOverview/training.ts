@@ -64,7 +64,11 @@ export class TrainingCharts {
     this.draw(s);
   }
 
+  /** Counts the draws: a chart still to be made for an earlier one is not. */
+  private drawn = 0;
+
   private draw(s: TrainingSeries): void {
+    const drawing = ++this.drawn;
     for (const p of this.plots) p.destroy();
     this.plots = [];
     this.charts.replaceChildren();
@@ -83,7 +87,13 @@ export class TrainingCharts {
     const std = col('reward_std');
     const keys = s.series.map((x) => x.key).filter((k) => k !== 'reward_std' || !reward);
     const sync = uPlot.sync('harbor-training');
-    keys.forEach((key, i) => {
+    this.root.dataset.chartsWanted = String(keys.length);
+    this.root.dataset.charts = '0';
+    // One chart per task: thousands of points in six charts made at once held the page for over a second (seen at
+    // 100,000 steps on a loaded machine), one at a time it stays responsive between them.
+    const make = (i: number): void => {
+      if (drawing !== this.drawn || i >= keys.length) return;
+      const key = keys[i];
       const [tok, fb] = COLORS[i % COLORS.length];
       const color = themeColor(tok, fb);
       const values = col(key)!;
@@ -113,7 +123,10 @@ export class TrainingCharts {
         hooks: { setSelect: [(u) => this.zoomed(u)] },
       };
       this.plots.push(new uPlot(opts, data as uPlot.AlignedData, box));
-    });
+      this.root.dataset.charts = String(this.plots.length);
+      setTimeout(() => make(i + 1), 0);
+    };
+    make(0);
   }
 
   /** After a drag-zoom: when the range was thinned out, ask the host for it at full resolution. */

@@ -143,6 +143,13 @@ export const scenario: Scenario = {
     await openOverviewFromPalette(ctx, 'GRPO 2B');
     const tframe = await ctx.webviewFrame('section.training');
     await ctx.until(async () => (await tframe.locator('section.training .uplot').count()) >= 3, 'the training charts are drawn');
+    // The charts are made one per task: every one of them comes, one for each curve (reward with its band, loss, kl, …).
+    await ctx.until(async () => {
+      const wanted = Number(await tframe.locator('section.training').getAttribute('data-charts-wanted'));
+      return wanted >= 5 && (await tframe.locator('section.training .uplot').count()) === wanted;
+    }, 'every training chart is drawn');
+    const titles = await tframe.locator('section.training .uplot .u-title').allTextContents();
+    for (const t of ['reward ± reward_std', 'loss', 'kl']) if (!titles.includes(t)) throw new Error(`no "${t}" chart among ${titles.join(', ')}`);
     const points = Number(await tframe.locator('section.training').getAttribute('data-points'));
     if (points !== training.training!.steps) throw new Error(`the charts show ${points} points, the run has ${training.training!.steps} steps`);
     await tframe.locator('section.training').scrollIntoViewIfNeeded();
