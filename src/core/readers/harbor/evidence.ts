@@ -23,15 +23,21 @@ export class EvidenceList {
     return e;
   }
 
-  /** Evidence that should be there and is not: listed, added to `missing` and reported as a 'missing-path' problem. */
-  absent(kind: EvidenceKind, label: string, path: string, namedBy: string, isDir = false): Evidence {
+  /**
+   * Evidence that should be there and is not: listed, added to `missing` and reported as a 'missing-path' problem.
+   * `found`: what the folder's listing has under that name, when something else is there (a folder, or a FIFO, a
+   * device, a socket or a broken link: never read, docs/untrusted-runs.md): then the problem is 'not-a-file' and
+   * says so, since nothing was pruned.
+   */
+  absent(kind: EvidenceKind, label: string, path: string, namedBy: string, isDir = false, found?: EntryType): Evidence {
     const e: Evidence = { kind, label, path, isDir, present: false, namedBy };
     this.evidence.push(e);
     this.missing.push(path);
-    this.problems.push({
-      file: path, severity: 'warning', code: 'missing-path',
-      message: `${this.who}: ${label} is missing (${namedBy})`,
-    });
+    const other = found === undefined || found === (isDir ? 'dir' : 'file') ? undefined
+      : found === 'dir' ? 'a folder' : 'not a regular file (a FIFO, a device, a socket or a broken link)';
+    this.problems.push(other === undefined
+      ? { file: path, severity: 'warning', code: 'missing-path', message: `${this.who}: ${label} is missing (${namedBy})` }
+      : { file: path, severity: 'warning', code: 'not-a-file', message: `${this.who}: ${label} is there but is ${other}, so it was not read (${namedBy})` });
     return e;
   }
 
@@ -71,7 +77,7 @@ export function agentEvidence(list: EvidenceList, agentDir: string, entries: Lis
   if (entries.size > 0) list.present('agent-logs', 'agent/', agentDir, true);
   const traj = joinPath(agentDir, 'trajectory.json');
   if (entries.get('trajectory.json') === 'file') list.present('trajectory', 'trajectory.json', traj);
-  else if (expectTrajectory) list.absent('trajectory', 'trajectory.json', traj, expectTrajectory);
+  else if (expectTrajectory) list.absent('trajectory', 'trajectory.json', traj, expectTrajectory, false, entries.get('trajectory.json'));
   const conts = [...entries.keys()]
     .map((n) => ({ n, m: CONT_RE.exec(n) }))
     .filter((x): x is { n: string; m: RegExpExecArray } => !!x.m && entries.get(x.n) === 'file')
@@ -99,7 +105,7 @@ export function verifierEvidence(
     if (file(name)) { list.present('reward-file', name, joinPath(verifierDir, name)); reward = true; }
   }
   if (!reward && expectReward) {
-    list.absent('reward-file', expectReward.file, joinPath(verifierDir, expectReward.file), expectReward.why);
+    list.absent('reward-file', expectReward.file, joinPath(verifierDir, expectReward.file), expectReward.why, false, entries.get(expectReward.file));
   }
   if (file('ctrf.json')) {
     const path = joinPath(verifierDir, 'ctrf.json');

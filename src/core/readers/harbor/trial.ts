@@ -80,14 +80,14 @@ function topFileEvidence(list: EvidenceList, t: TrialFiles, r: ResultRead, jobFi
   const entries = listingOf(t, '');
   const at = (n: string) => joinPath(t.dir, n);
   if (r.state !== 'absent') list.present('result', 'result.json', at('result.json'));
-  else if (jobFinished) list.absent('result', 'result.json', at('result.json'), 'the job finished and this trial has no result');
+  else if (jobFinished) list.absent('result', 'result.json', at('result.json'), 'the job finished and this trial has no result', false, entries.get('result.json'));
   if (entries.get('config.json') === 'file') list.present('config', 'config.json', at('config.json'));
   if (entries.get('lock.json') === 'file') list.present('config', 'lock.json', at('lock.json'));
   if (entries.get('trial.log') === 'file') list.present('trial-log', 'trial.log', at('trial.log'));
   if (entries.get('user-agent') === 'dir') list.present('agent-logs', 'user-agent/', at('user-agent'), true);
   if (entries.get('exception.txt') === 'file') list.present('exception', 'exception.txt', at('exception.txt'));
   else if (r.result?.exception_info) {
-    list.absent('exception', 'exception.txt', at('exception.txt'), `result.json records ${r.result.exception_info.exception_type}`);
+    list.absent('exception', 'exception.txt', at('exception.txt'), `result.json records ${r.result.exception_info.exception_type}`, false, entries.get('exception.txt'));
   }
 }
 
