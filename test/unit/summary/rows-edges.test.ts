@@ -1,0 +1,101 @@
+// The writer on rows at the edges of what the rules say: rows that name no task or repeat, plain-string task ids,
+// rows without a task index, and the caps on how many problems one file (50) and missing_paths (200) list.
+// Each expected value is written by hand from the rules (docs/run-summary.md), not taken from the writer.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { buildRunSummary } from '../../../src/core/summary';
+import { buildRun, type MiniRepeat } from './builders';
+import { nodeFs, posix, tmpDir } from './helpers';
+
+const NO_PATHS = { verifier_logs: null, test_stdout: null, reward_file: null, trajectory: null, artifacts: null, missing: [] };
+
+function row(fields: Record<string, unknown>): string {
+  return JSON.stringify({ reward: 1.0, mask_sample: false, failure_kind: null, failure_reason: null, verifier_logs_dir: null,
+    verifier_mode: 'shared', ...fields });
+}
+
+test('rows that name no task id or no repeat are left out with a warning at their line; the rest are read', async () => {
+  const dir = posix(tmpDir('noid'));
+  fs.writeFileSync(`${dir}/r.jsonl`, [
+    row({ _ng_task_id: { taskset: 't', task_id: 'a' }, _ng_task_index: 0, _ng_rollout_index: 0 }),
+    row({ _ng_task_id: { taskset: 't', task_id: 'a' }, _ng_task_index: 0 }), // no repeat
+    row({ _ng_task_index: 0, _ng_rollout_index: 1 }), // no task id
+    row({ _ng_task_id: { taskset: 't' }, _ng_rollout_index: 2 }), // an id object without task_id
+    row({ _ng_task_id: 7, _ng_rollout_index: 3 }), // a task id that is a number
+    row({ _ng_task_id: 'a', _ng_task_index: 0, _ng_rollout_index: 1.5 }), // a repeat that is not an integer
+  ].join('\n') + '\n');
+  const { document, problems } = await buildRunSummary(nodeFs, `${dir}/r.jsonl`);
+  assert.deepEqual(document.tasks.map((t) => [t.task_id, t.repeats.map((r) => r.repeat)]), [['a', [0]]]);
+  const left = problems.filter((p) => p.code === 'row-without-identity');
+  assert.deepEqual(left.map((p) => [p.file, p.line, p.severity]), [2, 3, 4, 5, 6].map((n) => [`${dir}/r.jsonl`, n, 'warning']));
+  assert.equal(left[0].message, 'line 2 names no task id and _ng_rollout_index: left out');
+});
+
+test('a plain-string task id is the task; a row without a task index comes after the indexed tasks, in file order', async () => {
+  const dir = posix(tmpDir('plainid'));
+  fs.writeFileSync(`${dir}/r.jsonl`, [
+    row({ _ng_task_id: 'late', _ng_rollout_index: 0, reward: 0.25 }),
+    row({ _ng_task_id: { taskset: 't', task_id: 'b' }, _ng_task_index: 5, _ng_rollout_index: 0 }),
+    row({ _ng_task_id: 'later', _ng_rollout_index: 0 }),
+    row({ _ng_task_id: { taskset: 't', task_id: 'a' }, _ng_task_index: 2, _ng_rollout_index: 1 }),
+    row({ _ng_task_id: { taskset: 't', task_id: 'a' }, _ng_task_index: 2, _ng_rollout_index: 0, reward: 0.5 }),
+  ].join('\n') + '\n');
+  const { document } = await buildRunSummary(nodeFs, `${dir}/r.jsonl`);
+  assert.deepEqual(document.tasks.map((t) => [t.task_id, t.task_index, t.repeats.map((r) => [r.repeat, r.reward])]), [
+    ['a', 2, [[0, 0.5], [1, 1]]],
+    ['b', 5, [[0, 1]]],
+    ['late', null, [[0, 0.25]]],
+    ['later', null, [[0, 1]]],
+  ]);
+  // The taskset of the rows' id objects names the run when nothing else does; a plain id names none.
+  assert.equal(document.taskset, 't');
+});
+
+test('one file lists at most 50 problems, then one line says how many more', async () => {
+  const dir = tmpDir('cap50');
+  const rollouts = posix(buildRun(dir, { tasks: [{ id: 'a', repeats: [{ outcome: 'scored', folder: 'none' }] }] }));
+  fs.appendFileSync(rollouts, 'not json\n'.repeat(53));
+  const { document, problems } = await buildRunSummary(nodeFs, rollouts);
+  assert.deepEqual(document.tasks[0].repeats.map((r) => r.outcome), ['scored']);
+  const mine = problems.filter((p) => p.file === rollouts);
+  assert.equal(mine.length, 51);
+  assert.deepEqual(mine.slice(0, 50).map((p) => [p.line, p.code]), Array.from({ length: 50 }, (_, i) => [i + 2, 'parse-error']));
+  assert.deepEqual(mine[50], { file: rollouts, severity: 'warning', code: 'more-problems',
+    message: `3 more problems in ${rollouts} not listed` });
+  // Exactly 50: no "more" line.
+  const dir2 = tmpDir('cap50b');
+  const r2 = posix(buildRun(dir2, { tasks: [{ id: 'a', repeats: [{ outcome: 'scored', folder: 'none' }] }] }));
+  fs.appendFileSync(r2, 'not json\n'.repeat(50));
+  const second = (await buildRunSummary(nodeFs, r2)).problems.filter((p) => p.file === r2);
+  assert.deepEqual(second.map((p) => p.code), Array(50).fill('parse-error'));
+});
+
+test('missing_paths lists every gone folder; the first 200 are problems at their index, then one says how many more', async () => {
+  const dir = tmpDir('cap200');
+  const gone: MiniRepeat = { outcome: 'scored', folder: 'absent' };
+  const rollouts = posix(buildRun(dir, { tasks: [{ id: 'a', repeats: Array.from({ length: 203 }, () => gone) }] }));
+  const { document, problems } = await buildRunSummary(nodeFs, rollouts);
+  const expected = Array.from({ length: 203 }, (_, r) => `verifier/s-0-${r}`);
+  assert.deepEqual(document.missing_paths, expected);
+  assert.deepEqual(document.tasks[0].repeats.map((r) => r.missing), expected.map((m) => [m]));
+  const listed = problems.filter((p) => p.code === 'missing-path');
+  assert.deepEqual(listed.map((p) => p.jsonPath), Array.from({ length: 200 }, (_, i) => ['missing_paths', i]));
+  assert.equal(listed[199].message, 'task a repeat 199 names verifier/s-0-199, which is not on disk');
+  const summary = `${posix(dir)}/rollouts_run_summary.json`;
+  assert.ok(listed.every((p) => p.file === summary && p.severity === 'warning'));
+  assert.deepEqual(problems.filter((p) => p.code === 'more-problems'), [{ file: summary, severity: 'warning', code: 'more-problems',
+    message: '3 more missing paths (see missing_paths)' }]);
+});
+
+test('a repeat with no verifier folder named has every path null and nothing missing, whatever its outcome', async () => {
+  const dir = tmpDir('nopaths');
+  const rollouts = posix(buildRun(dir, { tasks: [{ id: 'a', repeats: [
+    { outcome: 'scored', folder: 'none', mode: 'separate' }, { outcome: 'failed' }, { outcome: 'missing' },
+  ] }] }));
+  const { document } = await buildRunSummary(nodeFs, rollouts);
+  for (const r of document.tasks[0].repeats) {
+    assert.deepEqual({ verifier_logs: r.verifier_logs, test_stdout: r.test_stdout, reward_file: r.reward_file,
+      trajectory: r.trajectory, artifacts: r.artifacts, missing: r.missing }, NO_PATHS);
+  }
+});
