@@ -99,3 +99,48 @@ test('a repeat with no verifier folder named has every path null and nothing mis
       trajectory: r.trajectory, artifacts: r.artifacts, missing: r.missing }, NO_PATHS);
   }
 });
+
+test('the input of a repeat: digests are the task_data keys naming a digest; metadata per turn, per step, or none', async () => {
+  const dir = posix(tmpDir('inputs'));
+  const mat = (id: string, index: number, taskInput: unknown) => JSON.stringify({
+    task_id: { taskset: 't', task_id: id }, task_input: taskInput, task_source: 'src', _ng_task_index: index, _ng_rollout_index: 0 });
+  const meta = (m: Record<string, unknown>) => ({ input: [], metadata: m });
+  fs.writeFileSync(`${dir}/r_materialized_inputs.jsonl`, [
+    mat('one', 0, { responses_create_params: meta({ k: 1 }), task_data: { _ng_digest: 'd1', image_DIGEST: 'd2', other: 'x', n_digest: 5 } }),
+    mat('list', 1, { responses_create_params: [meta({ turn: 'a' }), { input: [] }, 'junk'] }),
+    mat('turns', 2, { turns: [{ responses_create_params: meta({ turn: 'x' }) }, { other: 1 }] }),
+    mat('steps', 3, { steps: [{ responses_create_params: meta({ step: 1 }) }] }),
+    mat('none', 4, { task_data: { digest: 'dd' } }),
+    mat('scalar', 5, 42),
+  ].join('\n') + '\n');
+  const { document } = await buildRunSummary(nodeFs, `${dir}/r.jsonl`);
+  assert.deepEqual(document.tasks.map((t) => [t.task_id, t.repeats[0].outcome, t.repeats[0].input]), [
+    ['one', 'missing', { digests: { _ng_digest: 'd1', image_DIGEST: 'd2' }, metadata: [{ k: 1 }] }],
+    ['list', 'missing', { digests: {}, metadata: [{ turn: 'a' }, {}, {}] }],
+    ['turns', 'missing', { digests: {}, metadata: [{ turn: 'x' }, {}] }],
+    ['steps', 'missing', { digests: {}, metadata: [{ step: 1 }] }],
+    ['none', 'missing', { digests: { digest: 'dd' }, metadata: [] }],
+    ['scalar', 'missing', { digests: {}, metadata: [] }],
+  ]);
+  // The run's digests come from the schedule's `_ng_digest` (only task "one" has one); the label from its first row.
+  assert.deepEqual(document.dataset.digests, { one: 'd1' });
+  assert.equal(document.task_source, 'src');
+  assert.equal(document.taskset, 't');
+});
+
+test('a result row without a materialized input carries its own metadata as the input; a failure row carries none', async () => {
+  const dir = posix(tmpDir('ownmeta'));
+  fs.writeFileSync(`${dir}/r.jsonl`, row({ _ng_task_id: 'a', _ng_task_index: 0, _ng_rollout_index: 0,
+    responses_create_params: { input: [], metadata: { agent_timeout_sec: '60.0' } } }) + '\n');
+  fs.writeFileSync(`${dir}/r_failures.jsonl`, JSON.stringify({ _ng_task_id: 'a', _ng_task_index: 0, _ng_rollout_index: 1,
+    _ng_failure_class: 'c', _ng_failure_stage: 's', _ng_failure_terminal: true, _ng_failure_message: 'm',
+    failure_kind: 'k', verifier_mode: 'separate' }) + '\n');
+  const { document } = await buildRunSummary(nodeFs, `${dir}/r.jsonl`);
+  assert.deepEqual(document.tasks[0].repeats, [
+    { repeat: 0, outcome: 'scored', reward: 1, mask_sample: false, failure_kind: null, failure_reason: null,
+      verifier_mode: 'shared', ...NO_PATHS, input: { digests: {}, metadata: [{ agent_timeout_sec: '60.0' }] } },
+    { repeat: 1, outcome: 'failed', reward: null, mask_sample: null, failure_kind: 'k', failure_reason: 'm',
+      failure_class: 'c', failure_stage: 's', failure_terminal: true, verifier_mode: 'separate', ...NO_PATHS,
+      input: { digests: {}, metadata: [] } },
+  ]);
+});
