@@ -144,3 +144,24 @@ test('a result row without a materialized input carries its own metadata as the 
       input: { digests: {}, metadata: [] } },
   ]);
 });
+
+test('progress: reported each time another 4 MiB of the run\'s rows is read, then once at the total', async () => {
+  const dir = tmpDir('progress');
+  const big: MiniRepeat = { outcome: 'scored', folder: 'none', padBytes: 1 << 20 };
+  const rollouts = posix(buildRun(dir, { tasks: [{ id: 'a', repeats: [big, big, big, big] }] }));
+  const seen: [number, number][] = [];
+  await buildRunSummary(nodeFs, rollouts, { onProgress: (a, b) => seen.push([a, b]) });
+  // The materialized inputs are read first (small), then the rollouts' lines (each about 3 MiB: the pad is in three places).
+  const mat = fs.statSync(rollouts.replace(/\.jsonl$/, '_materialized_inputs.jsonl')).size;
+  const lines = fs.readFileSync(rollouts, 'utf8').split('\n').slice(0, -1).map((l) => Buffer.byteLength(l) + 1);
+  const total = mat + lines.reduce((a, b) => a + b, 0);
+  assert.ok(lines.every((n) => n > 3 << 20 && n < 4 << 20), `${lines}`);
+  let read = mat;
+  const want: [number, number][] = [];
+  let last = 0;
+  for (const n of lines) { read += n; if (read - last >= 4 << 20) { last = read; want.push([read, total]); } }
+  want.push([total, total]);
+  // Four lines of 3+ MiB (under the row workers' 16 MiB): reports after the 2nd and the 4th line (6+ MiB since), and at the total.
+  assert.equal(want.length, 3);
+  assert.deepEqual(seen, want);
+});
