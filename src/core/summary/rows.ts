@@ -248,9 +248,11 @@ export async function readSchedule(ctx: ScanContext, path: string, sel: Selectio
     }
     // Parsed before the repeat is selected: a task_input that does not parse leaves the line out (its error).
     const input = inputOf(raw?.parse(TASK_INPUT));
+    // Its interning key too: an input nested too deep for JSON.stringify (a RangeError) leaves the line out, not a
+    // selected repeat without its input.
+    const key = JSON.stringify(input);
     const r = sel.repeat(id.taskId, id.taskIndex, id.repeat, id.taskset, true)!;
     if (raw) last = { taskId: id.taskId, bytes: raw.copy(), input };
-    const key = JSON.stringify(input);
     const prev = interned.get(id.taskId);
     if (prev && prev.key === key) r.input = prev.input;
     else { interned.set(id.taskId, { key, input }); r.input = input; }
