@@ -35,11 +35,17 @@ function orderTask(t: unknown): unknown {
   return task;
 }
 
-/** Python's float repr for the common cases (`1.0`, `0.25`, `1e-07`). */
+/**
+ * Python's float repr (`1.0`, `0.25`, `1e-05`, `1e+16`): the shortest digits that read back as the same double (as
+ * JavaScript's), in scientific form when the decimal exponent is below -4 or at least 16 (JavaScript switches at -7
+ * and 21), with a two-digit exponent at least, and `.0` on an integer.
+ */
 export function pyFloat(x: number): string {
   if (!Number.isFinite(x)) return 'null';
-  if (Number.isInteger(x) && Math.abs(x) < 1e16) return x.toFixed(1);
-  return String(x).replace(/e([+-])(\d)$/, 'e$10$2');
+  const [digits, exp] = x.toExponential().split('e');
+  const e = Number(exp);
+  if (e < -4 || e >= 16) return `${digits}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  return Number.isInteger(x) ? x.toFixed(1) : String(x);
 }
 
 // `"reward": <number>` as JSON.stringify writes it (one per line with a 2-space indent); strings never match.

@@ -110,6 +110,25 @@ test('serializeSummary: rewards as Python floats at any depth of a task, other n
   assert.match(text, /"repeat": 0,/);
 });
 
+// Found by mutation testing (the recipe above calls pyFloat itself, so no test pinned its values): 1e-05 was written
+// 0.00001 and 1e+16 as 10000000000000000, where Python writes the scientific form. Python's own repr, by hand.
+test('pyFloat writes what Python\'s repr writes', () => {
+  const python: [number, string][] = [
+    [1, '1.0'], [0, '0.0'], [-2, '-2.0'], [0.25, '0.25'], [-0.5, '-0.5'], [0.1, '0.1'], [1 / 3, '0.3333333333333333'],
+    [1e-7, '1e-07'], [1.5e-10, '1.5e-10'], [0.0001, '0.0001'], [0.00001, '1e-05'], [0.000015, '1.5e-05'], [-1e-5, '-1e-05'],
+    [1e15, '1000000000000000.0'], [123456789.5, '123456789.5'], [1e16, '1e+16'], [1.2345678901234568e17, '1.2345678901234568e+17'],
+    [1e21, '1e+21'], [1e22, '1e+22'], [1.5e300, '1.5e+300'], [5e-324, '5e-324'],
+  ];
+  assert.deepEqual(python.map(([x]) => pyFloat(x)), python.map(([, py]) => py));
+  assert.equal(pyFloat(Infinity), 'null');
+  assert.equal(pyFloat(NaN), 'null');
+  const doc = { schema_version: 1, tasks: [{ task_id: 't', repeats: [{ repeat: 0, reward: 0.00001 }, { repeat: 1, reward: 1e16 }] }] };
+  const text = serializeSummary(doc as unknown as RunSummaryDocument);
+  assert.match(text, /"reward": 1e-05\n/);
+  assert.match(text, /"reward": 1e\+16\n/);
+  assert.deepEqual((JSON.parse(text) as typeof doc).tasks[0].repeats.map((r) => r.reward), [0.00001, 1e16]);
+});
+
 test('KeyPicker.pickRange reads only its range: a line whose string ends in the next line is an error', () => {
   const p = new KeyPicker(['k']);
   const buf = Buffer.from('{"k": "abc\n{"k": [1, "]"], "x": "\\""}\n');
