@@ -190,13 +190,26 @@ export class NodeFs implements FsPort {
   }
 
   async writeFileAtomic(p: string, data: Uint8Array): Promise<void> {
+    await this.atomically(p, (handle) => handle.writeFile(data));
+  }
+
+  async writeFileAtomicChunks(p: string, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+    await this.atomically(p, async (handle) => {
+      for await (const c of chunks) {
+        for (let at = 0; at < c.length;) at += (await handle.write(c, at, c.length - at)).bytesWritten;
+      }
+    });
+  }
+
+  /** A temp file beside `p` filled by `fill`, flushed, then renamed over `p`; removed on failure. */
+  private async atomically(p: string, fill: (handle: fsp.FileHandle) => Promise<void>): Promise<void> {
     const dir = path.dirname(p);
     await fsp.mkdir(dir, { recursive: true });
     const tmp = atomicTempPath(p, process.pid, randomBytes(6).toString('hex'));
     let handle: fsp.FileHandle | undefined;
     try {
       handle = await fsp.open(tmp, 'wx');
-      await handle.writeFile(data);
+      await fill(handle);
       await handle.sync();
       await handle.close();
       handle = undefined;

@@ -142,6 +142,12 @@ export interface FsPort {
    * A reader sees the old or the new complete file, never half of one; the temp file is removed on failure.
    */
   writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
+  /**
+   * writeFileAtomic of bytes that come in chunks, each written before the next is asked for (the producer may reuse
+   * one buffer): a large file is written without ever being whole in memory. Optional (the writer builds the bytes
+   * and calls writeFileAtomic without it).
+   */
+  writeFileAtomicChunks?(path: string, chunks: AsyncIterable<Uint8Array>): Promise<void>;
   /** Removes a file (no error when it is already gone); absent on a read-only port (an untrusted workspace). Optional: the summary writer uses it to clean dead writers' temp files. */
   remove?(path: string): Promise<void>;
   /** The path with its folders' symlinks resolved and its own name kept; the path itself when it cannot be resolved. */

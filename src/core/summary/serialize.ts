@@ -112,6 +112,41 @@ export async function serializeSummaryBytesAsync(doc: RunSummaryDocument, sliceM
   return sink.bytes();
 }
 
+/** Encodes `text` into `buf` at `at` (room for text.length * 3 bytes there); returns the bytes written. */
+function encodeAt(buf: Uint8Array, at: number, text: string, enc: TextEncoder): number {
+  // Node's Buffer#write is a direct native call (TextEncoder#encodeInto costs a view per call and is slower).
+  // With its length given (the most the piece can take): Buffer#write without one costs in proportion to the room left.
+  if (NodeBuffer && NodeBuffer.isBuffer(buf)) return buf.write(text, at, text.length * 3, 'utf8');
+  return enc.encodeInto(text, buf.subarray(at)).written;
+}
+
+/**
+ * The bytes of serializeSummary(doc) in chunks of about `chunkBytes`, all in one buffer that is reused: a chunk is
+ * valid until the next one is asked for (FsPort.writeFileAtomicChunks writes each before asking). A 40k-repeat
+ * document is then written without its 38 MB ever being in memory at once: on a machine where each fresh page of
+ * memory costs tens of microseconds to map, that buffer alone cost the writer ~0.3 s of CPU time. Gives the event
+ * loop a turn whenever a slice of `sliceMs` has passed, as serializeSummaryBytesAsync.
+ */
+export async function* serializeSummaryChunks(doc: RunSummaryDocument, sliceMs = SLICE_MS, signal?: AbortSignal,
+  chunkBytes = 1 << 20): AsyncGenerator<Uint8Array> {
+  let buf = allocateBytes(chunkBytes);
+  let used = 0;
+  const enc = new TextEncoder();
+  const slice = new TimeSlice(sliceMs);
+  for (const p of pieces(doc)) {
+    const most = p.length * 3;
+    if (used > 0 && used + most > buf.length) { yield buf.subarray(0, used); used = 0; }
+    // A piece larger than the buffer (a head with thousands of digests): a buffer of its size, kept from then on.
+    if (most > buf.length) buf = allocateBytes(most);
+    used += encodeAt(buf, used, p, enc);
+    if (slice.due) {
+      await slice.yield();
+      if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
+    }
+  }
+  if (used > 0) yield buf.subarray(0, used);
+}
+
 class ByteSink {
   private buf: Uint8Array = new Uint8Array(0);
   private used = 0;
@@ -127,10 +162,7 @@ class ByteSink {
     if (this.buf.length - this.used < text.length * 3) {
       this.reserve(Math.max(Math.ceil(this.buf.length * 1.5), this.used + text.length * 3 + 4096));
     }
-    // Node's Buffer#write is a direct native call (TextEncoder#encodeInto costs a view per call and is slower).
-    // With its length given (the most the piece can take): Buffer#write without one costs in proportion to the room left.
-    if (NodeBuffer && NodeBuffer.isBuffer(this.buf)) this.used += this.buf.write(text, this.used, text.length * 3, 'utf8');
-    else this.used += this.enc.encodeInto(text, this.buf.subarray(this.used)).written;
+    this.used += encodeAt(this.buf, this.used, text, this.enc);
   }
 
   private reserve(size: number): void {

@@ -12,12 +12,12 @@ import { buildRunSummary, type SummaryOptions } from './build';
 import { basename, dirname, joinPath, normalizePath, runSummaryPathFor, signaturesPathFor } from './paths';
 import { UnreadableRunFile } from './rows';
 import { outputPaths } from './files';
-import { serializeSummaryBytesAsync } from './serialize';
+import { serializeSummaryBytesAsync, serializeSummaryChunks } from './serialize';
 
 export interface WriteResult {
   path: string;
   document?: RunSummaryDocument;
-  /** The bytes written (what the file holds), with the document. */
+  /** The bytes written (what the file holds), with the document: with WriteOptions.keepBytes (or a port that cannot write chunks). */
   bytes?: Uint8Array;
   problems: Problem[];
   error?: string;
@@ -26,6 +26,11 @@ export interface WriteResult {
 export interface WriteOptions extends SummaryOptions {
   /** Whether the writer process `pid` is still running (default: signal 0 on this machine). */
   isWriterAlive?: (pid: number) => boolean;
+  /**
+   * Hand back the bytes written (WriteResult.bytes). Without it the summary is written in chunks as it is
+   * serialized (FsPort.writeFileAtomicChunks, when the port has it), never whole in memory.
+   */
+  keepBytes?: boolean;
 }
 
 function defaultAlive(pid: number): boolean {
@@ -94,16 +99,18 @@ export async function writeRunSummary(fs: FsPort, rolloutsPath: string, opts: Wr
     const unread = unreadOutputs(rollouts, built.problems);
     if (unread) throw new Refusal(`${unread.message}; the summary is left as it was`);
     if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('cancelled');
-    const bytes = await serializeSummaryBytesAsync(built.document, undefined, opts.signal);
     // Only ever beside the rollouts file, in its folder, which exists (preflight): no folder is created.
     if (dirname(path) !== dirname(rollouts)) throw new Refusal(`${path} is not in the folder of ${rollouts}`);
+    const streamed = !opts.keepBytes && !!fs.writeFileAtomicChunks;
+    const bytes = streamed ? undefined : await serializeSummaryBytesAsync(built.document, undefined, opts.signal);
     try {
       for (const p of await cleanStaleTemps(fs, path, opts.isWriterAlive)) {
         problems.push({ file: p, severity: 'info', code: 'stale-temp', message: `a dead writer's temp file is left: ${p}` });
       }
     } catch { /* cleanup is best effort */ }
-    await fs.writeFileAtomic(path, bytes);
-    return { path, document: built.document, bytes, problems };
+    if (bytes) await fs.writeFileAtomic(path, bytes);
+    else await fs.writeFileAtomicChunks!(path, serializeSummaryChunks(built.document, undefined, opts.signal));
+    return { path, document: built.document, ...(bytes ? { bytes } : {}), problems };
   } catch (e) {
     if (e instanceof UnreadableRunFile) {
       // A run file that is there but cannot be read: a summary would call its repeats missing. Nothing is written

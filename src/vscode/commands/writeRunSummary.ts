@@ -133,6 +133,7 @@ async function writeAndShow(ctx: HostContext, rollouts: string, target: string, 
       try {
         return await writeRunSummary(ctx.fs, rollouts, {
           signal: ac.signal,
+          keepBytes: true, // the written run is shown from the document and these bytes (runOfWritten)
           onProgress: (read, total) => {
             if (total <= 0) return;
             const pct = Math.min(100, Math.floor((read / total) * 100));

@@ -110,4 +110,10 @@ test('cancel: an aborted signal writes nothing and says so; progress reaches the
   // What is on disk is exactly serializeSummary(document), and it validates against the schema.
   assert.equal(fs.readFileSync(ok.path, 'utf8'), serializeSummary(ok.document!));
   assert.ok(RunSummarySchema.safeParse(readJson(ok.path)).success);
+  // Written in chunks as it is serialized (never whole in memory) unless the caller keeps the bytes, which are then
+  // exactly the file's.
+  assert.equal(ok.bytes, undefined);
+  const kept = await writeRunSummary(nodeFs, rollouts, { keepBytes: true });
+  assert.deepEqual(Buffer.from(kept.bytes!), fs.readFileSync(kept.path));
+  assert.equal(fs.readFileSync(kept.path, 'utf8'), serializeSummary(kept.document!));
 });

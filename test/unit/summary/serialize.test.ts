@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { pyFloat, serializeSummary, serializeSummaryBytes } from '../../../src/core/summary/serialize';
+import { pyFloat, serializeSummary, serializeSummaryBytes, serializeSummaryChunks } from '../../../src/core/summary/serialize';
 import { REPEAT_KEYS, TOP_KEYS } from '../../../src/core/summary/layout';
 
 // The documented orders of a task and of a repeat's input (docs/run-summary.md).
@@ -90,6 +90,36 @@ test('serializeSummary gives the recipe\'s bytes for documents shaped as the wri
   fc.assert(fc.property(fc.record({ schema_version: fc.constant(1), tasks: fc.array(writerTask, { maxLength: 10 }) }), (doc) => {
     assert.equal(serializeSummary(doc as unknown as RunSummaryDocument), oracle(doc));
   }), { numRuns: 500 });
+});
+
+test('serializeSummaryBytes: text beyond ASCII is UTF-8 (the ASCII pieces are copied byte for byte, the others encoded)', () => {
+  const text = fc.string({ unit: 'binary', maxLength: 6 });
+  const doc = fc.record({ schema_version: fc.constant(1), tasks: fc.array(fc.record({ task_id: text,
+    repeats: fc.array(fc.record({ repeat: fc.nat(3), verifier_logs: text, input: fc.record({ metadata: fc.array(fc.dictionary(text, text, { maxKeys: 2 }), { maxLength: 2 }) }) }), { maxLength: 2 }) }), { maxLength: 12 }) });
+  let beyond = 0;
+  fc.assert(fc.property(doc, (d) => {
+    const want = oracle(d);
+    if (/[^\x00-\x7f]/.test(want)) beyond++;
+    assert.deepEqual(Buffer.from(serializeSummaryBytes(d as unknown as RunSummaryDocument)), Buffer.from(want, 'utf8'));
+  }), { numRuns: 300 });
+  assert.ok(beyond > 0, 'some documents hold characters beyond ASCII');
+});
+
+test('serializeSummaryChunks: the same bytes in chunks of one reused buffer, a piece larger than it included', async () => {
+  const digests = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`task-${i}`, 'é'.repeat(8)]));
+  const doc = { schema_version: 1, dataset: { digests }, tasks: Array.from({ length: 30 }, (_, i) => ({ task_id: `t${i}`, task_index: i,
+    repeats: [{ repeat: 0, outcome: 'scored', reward: i % 2, verifier_logs: `v/${i}`, missing: [], input: { digests: {}, metadata: [{ a: 'ü' }] } }] })) };
+  const want = Buffer.from(serializeSummaryBytes(doc as unknown as RunSummaryDocument));
+  const got: Buffer[] = [];
+  const buffers = new Set<ArrayBufferLike>();
+  for await (const c of serializeSummaryChunks(doc as unknown as RunSummaryDocument, undefined, undefined, 256)) {
+    got.push(Buffer.from(c)); // a copy: the chunk's buffer is written over by the next one
+    buffers.add(c.buffer);
+  }
+  assert.deepEqual(Buffer.concat(got), want);
+  // The head, four pieces of eight tasks (each larger than 256 bytes: the buffer grows to hold one, then is reused).
+  assert.equal(got.length, 5);
+  assert.ok(buffers.size < got.length, `${buffers.size} buffers for ${got.length} chunks`);
 });
 
 test('serializeSummary keeps keys named like Object.prototype members (valueOf, constructor, __proto__)', () => {

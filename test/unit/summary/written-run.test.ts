@@ -15,7 +15,7 @@ test('runFromWrittenSummary: the run a read of the written file gives, with no v
     { id: 'b', repeats: [{ outcome: 'scored', folder: 'absent' }, { outcome: 'failed' }, { outcome: 'scored', reward: 0, files: ['test-stdout.txt', 'reward.txt', 'ctrf.json'] }, { outcome: 'masked' }] },
     { id: 'c', repeats: [{ outcome: 'scored', files: ['test-stdout.txt', 'reward.txt', 'ctrf.json'] }] },
   ] }));
-  const res = await writeRunSummary(nodeFs, rollouts);
+  const res = await writeRunSummary(nodeFs, rollouts, { keepBytes: true });
   assert.equal(res.error, undefined);
   let listed = 0;
   const counting: FsPort = Object.assign(Object.create(nodeFs) as FsPort, {
