@@ -60,6 +60,8 @@ const configs = [
   { ...node, entryPoints: { summaryRowWorker: 'src/core/summary/rowWorker.ts' }, outdir: 'out' },
   // A Harbor job's large lock.json parsed off the caller's thread (only its harbor block comes back).
   { ...node, entryPoints: { jobLockWorker: 'src/core/readers/harbor/jobLockWorker.ts' }, outdir: 'out' },
+  // A large NeMo Gym run summary parsed and validated off the caller's thread (its tasks come back in slices).
+  { ...node, entryPoints: { summaryDocWorker: 'src/core/readers/nemo/summaryDocWorker.ts' }, outdir: 'out' },
 ];
 
 // Webview bundles: each top-level webview/<name>.ts, each webview/<panel>/main.ts (bundled as out/webview/<panel>.js)

@@ -16,6 +16,13 @@ export interface JsonDocument {
   problems: Problem[];
   /** Built on the first problem placed by JSON path. */
   locator?: JsonLocator;
+  /**
+   * Set when the text is elsewhere (a summary parsed on a worker, nemo/summaryDoc.ts): problemAt leaves the line
+   * out, and the reader places its problems at the end in one request (placeDeferred).
+   */
+  placeLater?: (paths: (string | number)[][]) => Promise<({ line: number; column: number } | undefined)[]>;
+  /** Lets go of what holds the text (the worker), when placeLater is not going to be asked. */
+  release?: () => void;
 }
 
 /** 1-based line and column of a character offset in text. */
@@ -138,7 +145,7 @@ function formatBytes(n: number): string {
 
 /** The 1-based line and column of the value at jsonPath (or of its closest existing parent): the one JsonLocator. */
 export function locate(doc: JsonDocument, jsonPath: (string | number)[]): { line: number; column: number } | undefined {
-  if (!doc.ok) return undefined;
+  if (!doc.ok || doc.placeLater) return undefined;
   doc.locator ??= new JsonLocator(doc.text);
   const span = doc.locator.spanOf(jsonPath);
   return span ? { line: span.line + 1, column: span.character + 1 } : undefined;

@@ -5,9 +5,10 @@ import * as path from 'node:path';
 import type { EntryType, FsPort } from '../fs/port';
 import type { NamedReason, Problem, Run, RunFile } from '../model';
 import { buildRunSummary, cleanStaleTemps, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX, UnreadableRunFile } from '../summary';
-import { issueProblems, parseJsonDocument, problemAt, readJsonDocument, type JsonDocument } from './jsonFile';
+import { issueProblems, parseJsonDocument, problemAt, type JsonDocument } from './jsonFile';
 import { resolveRel } from './nemo/repeatEvidence';
 import { readTasks } from './nemo/repeats';
+import { placeDeferred, readSummaryDocument } from './nemo/summaryDoc';
 import {
   SummaryReadSchema, fileLabel, isObj, normFiles, normNamed, normStale, normTasks, str,
 } from './nemo/summaryShape';
@@ -27,10 +28,15 @@ async function cleanTempsOnRead(fs: FsPort, summaryPath: string): Promise<void> 
   try { await cleanStaleTemps(fs, summaryPath); } catch { /* best effort */ }
 }
 
-export async function readRunSummary(fs: FsPort, summaryPath: string): Promise<Run> {
+/** `workerMinBytes`: from this size on the summary is parsed on a worker where it can (nemo/summaryDoc.ts). */
+export async function readRunSummary(fs: FsPort, summaryPath: string, workerMinBytes?: number): Promise<Run> {
   await cleanTempsOnRead(fs, summaryPath);
-  const doc = await readJsonDocument(fs, summaryPath, 'run summary');
-  return runFromSummaryDocument(fs, doc, { summaryPath, anchor: summaryPath, virtual: false });
+  const { doc, validated } = await readSummaryDocument(fs, summaryPath, workerMinBytes);
+  try {
+    return await runFromSummaryDocument(fs, doc, { summaryPath, anchor: summaryPath, virtual: false, ...(validated ? { validated } : {}) });
+  } finally {
+    doc.release?.();
+  }
 }
 
 /** A rollouts file that has no summary yet: the summary is built in memory and read like a written one. */
@@ -66,6 +72,8 @@ interface SummaryContext {
    * extension host's thread in one piece.
    */
   ownWriter?: true;
+  /** The schema's problems are already the document's (checked where it was parsed: nemo/summaryDoc.ts). */
+  validated?: true;
 }
 
 /** ctrf.json stats asked per batch by runFromWrittenSummary. */
@@ -222,9 +230,10 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   const s = doc.value;
   if (!isObj(s)) {
     problems.push(problemAt(doc, [], 'error', 'schema', 'the run summary is not a JSON object'));
+    await placeDeferred(doc, problems);
     return emptyRun(ctx, root, [...extra, ...problems]);
   }
-  const parsed = ctx.ownWriter ? undefined : SummaryReadSchema.safeParse(s);
+  const parsed = ctx.ownWriter || ctx.validated ? undefined : SummaryReadSchema.safeParse(s);
   if (parsed && !parsed.success) problems.push(...issueProblems(doc, parsed.error.issues, 'run summary'));
 
   const { identity, label } = identityOf(s, ctx.summaryPath);
@@ -252,6 +261,7 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     // A virtual summary has no file of its own: its problems keep the file they name but no position in it.
     for (const p of problems) if (p.file === doc.path) { delete p.jsonPath; delete p.line; delete p.column; }
   }
+  await placeDeferred(doc, problems);
   problems.unshift(...extra);
   const running = problems.some((p) => p.code === 'incomplete-tail');
   return {

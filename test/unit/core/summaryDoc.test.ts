@@ -1,0 +1,66 @@
+// A large run summary is parsed and validated on a worker thread, its tasks sent back in slices, and the problems
+// found afterwards placed at their lines by the worker (src/core/readers/nemo/summaryDoc.ts): the run is the same,
+// byte for byte (problems' lines, columns and key order included), as the one read on this thread, for a good
+// summary, one with schema issues and missing evidence, one that does not parse and one that is not an object.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { NodeFs } from '../../../src/core/fs/nodeFs';
+import { readRunSummary } from '../../../src/core/readers/runSummary';
+import { summaryDocWorkerFile } from '../../../src/core/readers/nemo/summaryDoc';
+import { writeRunSummary } from '../../../src/core/summary';
+import { generateNemoRun, nemoEveryCase, nemoLarge } from '../../../scripts/sample-runs/nemoGym';
+
+type Obj = Record<string, unknown>;
+
+test('a summary read on the worker thread gives the run read on this thread (problems placed at the same lines)', async () => {
+  assert.ok(summaryDocWorkerFile(), 'out/summaryDocWorker.js is built');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
+  try {
+    const nfs = new NodeFs();
+    const dir = `${root}/results/harbor/tb-mini`;
+    const gen = await generateNemoRun(dir, { ...nemoEveryCase(), originalRoot: '/home/dev/gym/results/harbor/tb-mini' });
+    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), { skipped: gen.skipped, identity: gen.identity });
+    assert.equal(written.error, undefined);
+    const good = fs.readFileSync(written.path, 'utf8');
+    const doc = JSON.parse(good) as Obj;
+    const tasks = doc.tasks as Obj[];
+    ((tasks[0].repeats as Obj[])[0]).reward = '1'; // a schema issue, placed by the worker
+    ((tasks[1].repeats as Obj[])[0]).test_stdout = 'nowhere/test-stdout.txt'; // missing evidence, placed after the slices
+    const cases: [string, string][] = [
+      ['good', good],
+      ['schema issue and missing evidence', JSON.stringify(doc, null, 2)],
+      ['not JSON', good.slice(0, good.length >> 1)],
+      ['not an object', '[1, 2]'],
+    ];
+    for (const [what, text] of cases) {
+      fs.writeFileSync(written.path, text);
+      const here = await readRunSummary(nfs, written.path, Infinity);
+      const there = await readRunSummary(nfs, written.path, 0); // on the worker: any size
+      assert.equal(JSON.stringify(there), JSON.stringify(here), what);
+      if (what === 'schema issue and missing evidence') {
+        const placed = here.problems.filter((p) => p.code === 'schema' || p.code === 'missing-evidence');
+        assert.ok(placed.length >= 2 && placed.every((p) => typeof p.line === 'number' && p.line > 1), 'problems have their lines');
+      }
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a summary of many tasks comes back whole, in order, across several slices', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
+  try {
+    const nfs = new NodeFs();
+    const gen = await generateNemoRun(`${root}/run`, nemoLarge(700, 2));
+    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+    const here = await readRunSummary(nfs, written.path, Infinity);
+    const there = await readRunSummary(nfs, written.path, 0);
+    assert.equal(there.tasks.length, 700);
+    assert.equal(JSON.stringify(there), JSON.stringify(here));
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
