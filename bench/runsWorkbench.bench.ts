@@ -12,6 +12,7 @@
 // Env: TRIALS (default 10000), JOB_FROM (a jobs folder to copy instead of generating one); BENCH_WORKSPACE,
 // BENCH_KEEP_LOGS (bench/workbenchSession.ts).
 import { spawnSync } from 'node:child_process';
+import type { Locator, Page } from 'playwright-core';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -36,6 +37,33 @@ function hostLog(dir: string): string {
   return out.join('\n');
 }
 
+/**
+ * Waits for the job's full row. A collapsed Runs pane is never asked for rows (VS Code asks a tree only while it
+ * shows): when openView's click on the header lands during the workbench's first layout it can collapse the pane
+ * instead, so a collapsed pane is expanded again, and said. When the tree has still not answered its first level a
+ * minute after the click, the bench stops at once with a screenshot, the pane's state and the extension's log.
+ */
+async function untilRowOrStuck(page: Page, full: Locator, userDataDir: string, repo: string, t0: number): Promise<void> {
+  const header = page.locator('.sidebar .pane-header', { hasText: 'Runs' }).first();
+  for (;;) {
+    if (await full.isVisible().catch(() => false)) return;
+    const expanded = (await header.count()) ? await header.getAttribute('aria-expanded', { timeout: 1000 }).catch(() => null) : 'no pane header';
+    if (expanded === 'false') {
+      console.log(`runs workbench: the Runs pane was collapsed ${Date.now() - t0} ms after the click: expanded again`);
+      await header.click().catch(() => undefined);
+    }
+    const log = hostLog(userDataDir);
+    if (Date.now() - t0 > 60_000 && !/startup: tree first level/.test(log)) {
+      const shot = path.join(repo, 'screenshots', 'bench-runs-workbench-no-rows.png');
+      fs.mkdirSync(path.dirname(shot), { recursive: true });
+      await page.screenshot({ path: shot }).catch(() => undefined);
+      throw new Error(`the Runs tree has not answered its first level ${Date.now() - t0} ms after the click (pane aria-expanded: ${expanded}; ` +
+        `screenshot ${shot}); the extension's log:\n${log.split('\n').slice(-20).join('\n')}`);
+    }
+    if (Date.now() - t0 > 900_000) throw new Error('the job row with its full count did not appear within 900 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
 
 async function main(): Promise<void> {
   let jobDir = '';
@@ -53,14 +81,14 @@ async function main(): Promise<void> {
     cliMs = Date.now() - t;
     if (r.status !== 0) throw new Error(`inspect exited with ${r.status}: ${r.stderr}`);
   };
-  await inWorkbench('runs-workbench', fill, async ({ page, userDataDir }) => {
+  await inWorkbench('runs-workbench', fill, async ({ page, userDataDir, repo }) => {
     await waitForWorkbench(page, 120_000);
     const t0 = Date.now();
     await openView(page, 'Harbor', 'Runs', 60_000);
     const full = page.locator('.sidebar .monaco-list-row', { hasText: new RegExp(`\\b${TRIALS} attempts\\b`) }).first();
     let firstRowMs: number | undefined;
     void page.locator('.sidebar .monaco-list-row').first().waitFor({ state: 'visible', timeout: 900_000 }).then(() => { firstRowMs = Date.now() - t0; }, () => undefined);
-    await full.waitFor({ state: 'visible', timeout: 900_000 });
+    await untilRowOrStuck(page, full, userDataDir, repo, t0);
     const rowMs = Date.now() - t0;
     const load = await waitFor('the load figures in the log', () => {
       const m = /loaded (\d+) run\(s\) in (\d+) ms, longest event-loop block (\d+) ms/.exec(hostLog(userDataDir));

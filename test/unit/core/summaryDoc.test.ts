@@ -54,7 +54,7 @@ test('a summary of many tasks comes back whole, in order, across several slices'
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
   try {
     const nfs = new NodeFs();
-    const gen = await generateNemoRun(`${root}/run`, nemoLarge(700, 2));
+    const gen = await generateNemoRun(`${root}/run`, nemoLarge(700, 2, 0));
     const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
     const here = await readRunSummary(nfs, written.path, Infinity);
     const there = await readRunSummary(nfs, written.path, 0);

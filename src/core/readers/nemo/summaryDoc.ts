@@ -1,8 +1,9 @@
 // A NeMo Gym run summary read off the caller's thread (docs/formats.md#nemo-gym): at 40,000 repeats the summary is
 // ~40 MB, and decoding, parsing, the honesty checks and the schema held the extension host for seconds in one piece.
 // On a port whose paths Node reads (FsPort.nodeLocal) a large summary is read, parsed and validated on a worker
-// thread (summaryDocWorker.ts, bundled as out/summaryDocWorker.js); its value comes back in slices of tasks (each
-// message is its own turn of the caller's event loop), and the 40 MB text stays on the worker: a problem found later
+// thread (summaryDocWorker.ts, bundled as out/summaryDocWorker.js); its value comes back in slices of tasks, each a
+// JSON text parsed in its own turn of the caller's event loop (a structured clone of the same objects cost the caller
+// more time, and kept ~0.9 KiB more per repeat: its strings are not shared as JSON.parse's keys are), and the 40 MB text stays on the worker: a problem found later
 // is placed at its line by asking the worker (JsonDocument.placeLater), once, at the end of the read. A small
 // summary, another port, or where no worker can start: read on this thread, with the same answers.
 import { Worker } from 'node:worker_threads';
@@ -32,7 +33,7 @@ export type WorkerAsk = { more: true } | { paths: JsonPath[] };
 /** Worker → caller. */
 export type SummaryMsg =
   | { kind: 'head'; ok: boolean; problems: Problem[]; value: unknown; tasks: number }
-  | { kind: 'tasks'; tasks: unknown[] }
+  | { kind: 'tasks'; json: string }
   | { kind: 'end' }
   | { kind: 'places'; places: Place[] }
   | { kind: 'failed'; message: string };
@@ -78,10 +79,10 @@ function onWorker(file: string, job: SummaryJob): Promise<JsonDocument> {
         if (m.tasks >= 0) (m.value as Record<string, unknown>).tasks = tasks;
         setImmediate(() => w.postMessage({ more: true }));
       } else if (m.kind === 'tasks') {
-        for (const t of m.tasks) tasks.push(t);
-        // The next slice is asked for after a turn: Node hands every queued message over in one go, so sending them
-        // all at once deserialized the whole document in one block again.
-        setImmediate(() => w.postMessage({ more: true }));
+        // The next slice is asked for now (the worker makes it while this one is parsed), one at a time: Node hands
+        // every queued message over in one go, so sending them all at once parsed the whole document in one block.
+        w.postMessage({ more: true });
+        for (const t of JSON.parse(m.json) as unknown[]) tasks.push(t);
       } else if (m.kind === 'end') {
         w.unref();
         const whole = doc!;
@@ -92,6 +93,7 @@ function onWorker(file: string, job: SummaryJob): Promise<JsonDocument> {
           return new Promise<Place[]>((res) => { placed = (p) => { placed = undefined; res(p); stop(); }; w.postMessage({ paths }); });
         };
         whole.release = stop;
+        doc = undefined; // this listener lives as long as the worker: it must not hold the document
         resolve(whole);
       } else if (m.kind === 'places') {
         placed?.(m.places);
@@ -143,7 +145,7 @@ export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg) => voi
   let next = 0;
   onAsk((m) => {
     if ('paths' in m) { post({ kind: 'places', places: m.paths.map((p) => locate(doc, p)) }); return; }
-    if (all && next < all.length) { post({ kind: 'tasks', tasks: all.slice(next, next + TASKS_PER_MESSAGE) }); next += TASKS_PER_MESSAGE; return; }
+    if (all && next < all.length) { post({ kind: 'tasks', json: JSON.stringify(all.slice(next, next + TASKS_PER_MESSAGE)) }); next += TASKS_PER_MESSAGE; return; }
     all = undefined;
     post({ kind: 'end' });
   });
