@@ -18,6 +18,7 @@ import { button, el } from './dom';
 
 // The page's first script (early.ts) took the API and said `ready`; what the host sent since is replayed below.
 const early = earlyChannel('trajectory');
+performance.mark('trajectory:bundle');
 const vscode = early.api;
 const post = (m: TrajectoryWebviewMessage) => vscode.postMessage(m);
 
@@ -240,6 +241,8 @@ function showInit(m: Init): void {
     else { select(0, false); wantStep = want; save(); }
   }
   if (expandAll !== null) setExpand(expandAll);
+  // The first screen drawn (the benchmark reads this mark, bench/trajectoryPaint.bench.ts).
+  if (!performance.getEntriesByName('trajectory:drawn').length) performance.mark('trajectory:drawn');
   reportRendered();
 }
 
