@@ -8,7 +8,11 @@ import * as tools from '../.ci/vscode/tools';
 
 interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void }
 
-/** The extension host's process id: the code-server process (a descendant of `rootPid`) run with --type=extensionHost. */
+/**
+ * The extension host's process id: the code-server process (a descendant of `rootPid`) run with --type=extensionHost.
+ * code-server can start more than one (the first may end when the page connects again): the one that has used the
+ * most CPU is the one running the extensions.
+ */
 export function extensionHostPid(rootPid: number): number | undefined {
   const kids = new Map<number, number[]>();
   for (const d of fs.readdirSync('/proc')) {
@@ -18,17 +22,25 @@ export function extensionHostPid(rootPid: number): number | undefined {
       kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
     } catch { /* gone */ }
   }
+  const cpu = (pid: number): number => {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return Number(f[11]) + Number(f[12]);
+  };
+  let best: { pid: number; cpu: number } | undefined;
   const todo = [rootPid];
   while (todo.length) {
     const p = todo.pop()!;
     for (const c of kids.get(p) ?? []) {
       try {
-        if (fs.readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('--type=extensionHost')) return c;
+        if (fs.readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('--type=extensionHost')) {
+          const used = cpu(c);
+          if (!best || used > best.cpu) best = { pid: c, cpu: used };
+        }
       } catch { /* gone */ }
       todo.push(c);
     }
   }
-  return undefined;
+  return best?.pid;
 }
 
 export class HostProfiler {
@@ -41,14 +53,16 @@ export class HostProfiler {
   /** Opens the inspector of the extension host under `rootPid` (port 9229) and connects to it. */
   static async attach(rootPid: number): Promise<HostProfiler> {
     if (typeof WebSocket === 'undefined') throw new Error('BENCH_PROFILE needs a WebSocket client: Node 22 or later, or node --experimental-websocket');
-    const pid = await waitPid(rootPid);
-    process.kill(pid, 'SIGUSR1');
+    let pid = 0;
     let url: string | undefined;
-    for (let i = 0; i < 100 && !url; i++) {
+    // A busy host can take seconds to open it; a host that ended meanwhile is replaced by the one running now.
+    for (let i = 0; i < 300 && !url; i++) {
+      if (i % 50 === 0) { pid = await waitPid(rootPid); process.kill(pid, 'SIGUSR1'); }
       try {
         const list = await (await fetch('http://127.0.0.1:9229/json/list')).json() as { webSocketDebuggerUrl: string }[];
         url = list[0]?.webSocketDebuggerUrl;
-      } catch { await tools.sleep(100); }
+      } catch { /* not open yet */ }
+      if (!url) await tools.sleep(100);
     }
     if (!url) throw new Error(`the extension host (pid ${pid}) opened no inspector on port 9229`);
     const p = new HostProfiler(pid);
