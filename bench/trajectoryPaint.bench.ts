@@ -54,7 +54,10 @@ function timedLog(dir: string): { at: number; text: string }[] {
  * Where a round's first screen went, in ms after the Enter: the extension's activation (its log), the worker's
  * first page (its log), the page's creation, its two scripts' downloads and its marks (early.ts, main.ts).
  */
-async function breakdown(f: FrameLocator, t0: number, dir: string): Promise<string> {
+async function breakdown(page: Page, f: FrameLocator, t0: number, dir: string, painted: number[]): Promise<string> {
+  // VS Code's own frame around the page (created first; its service worker serves the page's files).
+  const outer = await page.locator('iframe.webview:visible').first().contentFrame().locator('body')
+    .evaluate(() => ({ origin: performance.timeOrigin, loaded: performance.getEntriesByType('navigation')[0]?.duration ?? 0 })).catch(() => null);
   const p = await f.locator('body').evaluate(() => ({
     origin: performance.timeOrigin,
     marks: performance.getEntriesByType('mark').map((m) => [m.name.replace(/^trajectory:/, ''), m.startTime] as [string, number]),
@@ -69,10 +72,12 @@ async function breakdown(f: FrameLocator, t0: number, dir: string): Promise<stri
     if (act) parts.push(`activate +${Math.round(when - Number(act[1]) - t0)}..+${when - t0}`);
     const fp = /^trajectory: .* first page in (\d+) ms/.exec(text);
     if (fp) parts.push(`worker open +${when - Number(fp[1]) - t0}, first page +${when - t0}`);
+    if (/^trajectory: .* page set \d+ ms after opening/.test(text)) parts.push(`page html set +${when - t0}`);
   }
+  if (outer) parts.push(`VS Code's webview frame created +${Math.round(outer.origin - t0)} (loaded in ${Math.round(outer.loaded)})`);
   parts.push(`page created +${at(0)}`);
   for (const [n, a, b] of p.scripts) parts.push(`${n} fetched +${at(a)}..+${at(b)}`);
-  for (const [n, ms] of p.marks) parts.push(`${n} +${at(ms)}`);
+  for (const [n, ms] of p.marks) { parts.push(`${n} +${at(ms)}`); if (n === 'painted') painted.push(at(ms)); }
   return parts.join(', ');
 }
 
@@ -104,6 +109,9 @@ async function main(): Promise<void> {
     await waitForWorkbench(page, 60_000);
     const profiler = process.env.BENCH_PROFILE ? await HostProfiler.attach(serverPid) : undefined;
     const firsts: number[] = []; const alls: number[] = [];
+    // The first screen by the page's own clock (its `painted` mark after the Enter): Playwright's polling of the
+    // webview's frames lags by seconds on a loaded machine, so both are printed.
+    const painted: number[] = [];
     let f: FrameLocator | undefined;
     for (let i = 1; i <= ROUNDS; i++) {
       await profiler?.start();
@@ -119,7 +127,7 @@ async function main(): Promise<void> {
       console.log(`  round ${i}: first screen ${first} ms (header + first rows${reading ? ', still reading' : ''}); everything read ${all} ms  [load ${load()}]`);
       if (profiler) console.log(`    extension host profile: ${await profiler.stop(path.join(process.env.BENCH_PROFILE!, `trajectory-${i}-${Date.now()}.cpuprofile`))}`);
       await page.waitForTimeout(500);
-      console.log(`    ${await breakdown(f, t0, userDataDir)}`);
+      console.log(`    ${await breakdown(page, f, t0, userDataDir, painted)}`);
       if (i === 1) {
         fs.mkdirSync(path.join(repo, 'screenshots'), { recursive: true });
         await page.screenshot({ path: path.join(repo, 'screenshots', 'bench-trajectory-10k.png') });
@@ -152,6 +160,7 @@ async function main(): Promise<void> {
     const host = hostFigures(userDataDir);
     // Round 1 is cold (the extension activates, the workbench makes its first webview); the later rounds are warm.
     const warm = firsts.slice(1);
+    console.log(`trajectory paint: first screen painted by the page's clock: cold ${painted[0] ?? '—'} ms, warm ${painted.slice(1).join(', ')} ms (target < 1000 ms)`);
     console.log(`trajectory paint: first screen cold (round 1) ${firsts[0]} ms (target < 1000 ms: ${firsts[0] < 1000 ? 'met' : 'MISSED'}); warm median of ${warm.length} ${warm.length ? median(warm) : '—'} ms (target < 1000 ms: ${warm.length && median(warm) < 1000 ? 'met' : 'MISSED'}); everything read median ${median(alls)} ms`);
     for (const s of searches) console.log(`  search "${s.query}": worker ${s.worker} ms (target < 200 ms: ${s.worker < 200 ? 'met' : 'MISSED'}); typed → count shown ${s.ui} ms (includes the page's 80 ms typing pause) — ${s.text}`);
     console.log(`  DOM: ${rows} step rows rendered of ${STEPS}; ${top} nodes at the top, ${bottom} with the last step selected`);

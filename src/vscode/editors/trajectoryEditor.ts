@@ -52,8 +52,12 @@ class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProvider<Tr
 
   /** Resolves at once: the worker reads while the editor's page loads, and the page's queries wait for the first page. */
   openCustomDocument(uri: vscode.Uri): TrajectoryDoc {
+    this.opened.set(uri.fsPath, Date.now());
     return new TrajectoryDoc(uri, new DeferredTrajectory(this.open(uri.fsPath)));
   }
+
+  /** When each document was opened (the log says how long after it its editor got its page). */
+  private readonly opened = new Map<string, number>();
 
   private async open(file: string): Promise<TrajectorySource> {
     const t0 = Date.now();
@@ -88,6 +92,9 @@ class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProvider<Tr
 
   resolveCustomEditor(doc: TrajectoryDoc, panel: vscode.WebviewPanel): void {
     new TrajectoryEditor(this.ctx, this.pending, spec(this.viewType), doc, panel);
+    const t0 = this.opened.get(doc.uri.fsPath);
+    this.opened.delete(doc.uri.fsPath);
+    if (t0 !== undefined) this.ctx.log.info(`trajectory: ${doc.uri.fsPath} page set ${Date.now() - t0} ms after opening`);
   }
 }
 
@@ -155,8 +162,16 @@ function keepViewState(ctx: HostContext, uri: vscode.Uri, state: TrajectoryViewS
   return ctx.workspaceState.update(VIEW_STATES_KEY, all);
 }
 
-/** Outline rows per message: the first screen needs a few dozen; the rest follows in slices of this many. */
-const OUTLINE_SLICE = 1000;
+/**
+ * Outline rows per message: the first screen needs a few dozen; the rest follows in slices of this many. Posting a
+ * message costs the extension host in proportion to its size (VS Code serializes it twice and compresses it for the
+ * workbench's connection): 1,000 rows (~220 kB) held the host's thread 100-150 ms on a loaded machine, so slices
+ * are small and the host's event loop runs between them.
+ */
+const OUTLINE_SLICE = 250;
+
+/** Lets the extension host's event loop run (timers, other extensions' messages) before the next slice is posted. */
+const breather = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function keyFor(ctx: HostContext, viewType: string, file: string): string {
   if (!ctx.panels.get(viewType, file)) return file;
@@ -198,6 +213,7 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
       this.sentRows += more.rows.length;
       void this.post({ type: 'rows', from, rows: more.rows, loading: more.loading, more: Math.max(0, more.total - this.sentRows) });
       if (this.sentRows >= more.total) break;
+      await breather();
     }
     if (!done) return;
     const h = await this.doc.source.ask('header', []);
