@@ -163,12 +163,18 @@ function keepViewState(ctx: HostContext, uri: vscode.Uri, state: TrajectoryViewS
 }
 
 /**
- * Outline rows per message: the first screen needs a few dozen; the rest follows in slices of this many. Posting a
+ * Outline rows per message after the first (FIRST_SCREEN_ROWS), as they are read. Posting a
  * message costs the extension host in proportion to its size (VS Code serializes it twice and compresses it for the
  * workbench's connection): 1,000 rows (~220 kB) held the host's thread 100-150 ms on a loaded machine, so slices
  * are small and the host's event loop runs between them.
  */
 const OUTLINE_SLICE = 250;
+/**
+ * Rows in the first message (`init`): a screen shows a few dozen, and the page validates every row it is sent before
+ * it draws (the same jitless zod check of 1,000 rows took 110-180 ms in Node on a loaded machine); the rest follow
+ * in slices.
+ */
+const FIRST_SCREEN_ROWS = 100;
 
 /** Lets the extension host's event loop run (timers, other extensions' messages) before the next slice is posted. */
 const breather = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -236,7 +242,7 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
 
   private async sendInit(focus: number | null, view: TrajectoryViewState | null = null): Promise<void> {
     const top = this.stack.length === 1;
-    const outline = await this.doc.source.ask('outline', this.path, top ? OUTLINE_SLICE : undefined);
+    const outline = await this.doc.source.ask('outline', this.path, top ? FIRST_SCREEN_ROWS : undefined);
     if (!outline) return;
     const { header, rows, loading, total } = outline;
     if (top) this.sentRows = rows.length;
