@@ -165,3 +165,22 @@ test('progress: reported each time another 4 MiB of the run\'s rows is read, the
   assert.equal(want.length, 3);
   assert.deepEqual(seen, want);
 });
+
+test('a model run given unvalidated tasks drops them with one warning naming the first five', async () => {
+  const dir = tmpDir('unvalidated');
+  const rollouts = posix(buildRun(dir, { tasks: [{ id: 'a', repeats: [{ outcome: 'scored', folder: 'none' }] }] }));
+  const six = Object.fromEntries(['p', 'q', 'r', 's', 't', 'u'].map((id) => [id, 'NO_REFERENCE_SOLUTION']));
+  const run = (unvalidated: Record<string, string>) => buildRunSummary(nodeFs, rollouts, { unvalidated, identity: { agent: 'my_model' } });
+  const a = await run(six);
+  assert.deepEqual(a.document.unvalidated, {});
+  assert.deepEqual(a.problems.filter((p) => p.code === 'unvalidated-in-model-run').map((p) => [p.severity, p.message]), [['warning',
+    'a model run (agent my_model) validates none: the 6 unvalidated task(s) the caller names are not this run\'s (p, q, r, s, t, …)']]);
+  const { u: _u, ...five } = six;
+  const b = await run(five);
+  assert.equal(b.problems.find((p) => p.code === 'unvalidated-in-model-run')?.message,
+    'a model run (agent my_model) validates none: the 5 unvalidated task(s) the caller names are not this run\'s (p, q, r, s, t)');
+  // The reference agent keeps them (no rows of theirs in this run).
+  const c = await buildRunSummary(nodeFs, rollouts, { unvalidated: five, identity: { agent: 'oracle_agent' } });
+  assert.deepEqual(c.document.unvalidated, five);
+  assert.deepEqual(c.problems.filter((p) => p.code.startsWith('unvalidated')), []);
+});
