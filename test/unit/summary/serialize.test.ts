@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { pyFloat, serializeSummary, serializeSummaryBytes, serializeSummaryChunks } from '../../../src/core/summary/serialize';
+import { pyFloat, serializeSummary, serializeSummaryBytes, serializeSummaryBytesAsync, serializeSummaryChunks } from '../../../src/core/summary/serialize';
 import { REPEAT_KEYS, TOP_KEYS } from '../../../src/core/summary/layout';
 
 // The documented orders of a task and of a repeat's input (docs/run-summary.md).
@@ -157,6 +157,19 @@ test('pyFloat writes what Python\'s repr writes', () => {
   assert.match(text, /"reward": 1e-05\n/);
   assert.match(text, /"reward": 1e\+16\n/);
   assert.deepEqual((JSON.parse(text) as typeof doc).tasks[0].repeats.map((r) => r.reward), [0.00001, 1e16]);
+});
+
+test('serializeSummaryBytes: the same bytes when later tasks are far larger than the first (the buffer grows)', async () => {
+  const task = (i: number, pad: number) => ({ task_id: `t${i}`, task_index: i, repeats: [{ repeat: 0, reward: 1, note: 'é😀'.repeat(pad) }] });
+  // Pieces are 8 tasks: 8 small ones set the estimate, then pieces far larger than the room it left.
+  const small = Array.from({ length: 8 }, (_, i) => task(i, 1));
+  for (const tasks of [[...small, ...Array.from({ length: 8 }, (_, i) => task(8 + i, 3_500)), ...small],
+    [...small, task(8, 200_000)], [task(0, 0), task(1, 200_000), task(2, 3)], []]) {
+    const doc = { schema_version: 1, tasks } as unknown as RunSummaryDocument;
+    const want = new TextEncoder().encode(serializeSummary(doc));
+    assert.deepEqual(Buffer.from(serializeSummaryBytes(doc)), Buffer.from(want));
+    assert.deepEqual(Buffer.from(await serializeSummaryBytesAsync(doc, 0)), Buffer.from(want));
+  }
 });
 
 test('KeyPicker.pickRange reads only its range: a line whose string ends in the next line is an error', () => {
