@@ -6,13 +6,10 @@
 import * as fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { NodeFs } from '../fs/nodeFs';
-import { lowerThreadPriority } from '../threadPriority';
 import { QUERY_METHODS, TrajectorySession, type TrajectoryQueries } from './session';
 
 const FIRST_SCREEN_WAIT_MS = 1500;
 const DRAW_MS = 200;
-/** This thread's nice value: reading yields the CPU to the extension host's thread and to the page being drawn. */
-const WORKER_NICE = 10;
 
 const port = parentPort;
 if (port) {
@@ -44,12 +41,7 @@ if (port) {
   };
   const real = (p: string): string | null => { try { return fs.realpathSync.native(p); } catch { return null; } };
   const status = (s: TrajectorySession) => ({ steps: s.view.steps.length, problems: s.view.problems.length, ms: performance.now() - t0, loading: s.loading });
-  // Threads inherit the nice value of the thread that starts them: the process's libuv pool (which this thread may be
-  // the first to use) is started at the normal priority by a first read, and only then this thread lowers its own.
-  fs.promises.stat(file).catch(() => undefined).then(() => {
-    lowerThreadPriority(WORKER_NICE);
-    return TrajectorySession.open(new NodeFs(), file, root, { real, onProgress: (s) => { session = s; port.postMessage({ progress: status(s) }); return pause(); } });
-  }).then((s) => {
+  TrajectorySession.open(new NodeFs(), file, root, { real, onProgress: (s) => { session = s; port.postMessage({ progress: status(s) }); return pause(); } }).then((s) => {
     session = s;
     port.postMessage({ ready: status(s) });
   }, (e: unknown) => port.postMessage({ loadError: (e as Error)?.message ?? String(e) }));
