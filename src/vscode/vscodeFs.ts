@@ -68,9 +68,9 @@ export class VscodeFs implements FsPort {
    * CLI reads them: through workspace.fs each folder and file was a round trip to the workbench, ~10× the CLI's time
    * on a big job. Each file is read at most up to the read limit (harborRuns.maxFileSizeMB) as well as its own cap.
    */
-  gather: NonNullable<FsPort['gather']> = (lists, reads, stats, lane) => {
+  gather: NonNullable<FsPort['gather']> = (lists, reads, stats) => {
     const max = this.maxFileBytes;
-    return this.node.gather(lists, reads.map((r) => (r.maxBytes <= max ? r : { path: r.path, maxBytes: max })), stats, lane);
+    return this.node.gather(lists, reads.map((r) => (r.maxBytes <= max ? r : { path: r.path, maxBytes: max })), stats);
   };
 
   async mkdirp(p: string): Promise<void> {

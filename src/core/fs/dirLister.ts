@@ -5,7 +5,7 @@
 // read into one reused buffer, close; statSync where only a file's time is needed), so the file system work runs on another core while the main thread parses.
 // The worker is started on first use and does not keep the process alive when idle.
 import { Worker } from 'node:worker_threads';
-import type { EntryType, FileRead, FileStat, GatherLane } from './port';
+import type { EntryType, FileRead, FileStat } from './port';
 
 export type Listing = [string, EntryType][] | undefined;
 
@@ -252,15 +252,10 @@ export class DirLister {
   }
 }
 
-const shared = new Map<GatherLane, DirLister>();
+let shared: DirLister | undefined;
 
-/**
- * The process's folder lister of a lane (every NodeFs shares its worker threads): 'bulk' for listings and first
- * reads, 'follow-up' for the requests that finish work already under way (a Harbor batch's second stage), which
- * would otherwise wait behind the next batch's bulk request on the one thread.
- */
-export function sharedDirLister(lane: GatherLane = 'bulk'): DirLister {
-  let l = shared.get(lane);
-  if (!l) shared.set(lane, (l = new DirLister()));
-  return l;
+/** The process's one folder lister (every NodeFs shares its worker thread). */
+export function sharedDirLister(): DirLister {
+  shared ??= new DirLister();
+  return shared;
 }

@@ -1,7 +1,7 @@
 // Many folders listed and small files read in one call, for readers that need a few files of each of thousands of
 // folders (a Harbor job's trials): FsPort.gather where the backend has it (a worker thread on Node and for `file:`
 // paths in VS Code), else the same answers from the port's ordinary calls, a few at a time.
-import type { EntryType, FileRead, FileStat, FsPort, GatherLane } from './port';
+import type { EntryType, FileRead, FileStat, FsPort } from './port';
 import { invalidUtf8At, lineOfByte } from '../honestInput';
 
 export type DirEntries = [string, EntryType][] | undefined;
@@ -73,14 +73,14 @@ export async function gatherWithCalls(
   };
 }
 
-/** Lists and reads through FsPort.gather when the port has it (in `lane`), else through its ordinary calls. */
+/** Lists and reads through FsPort.gather when the port has it, else through its ordinary calls. */
 export async function gather(
-  fs: FsPort, lists: readonly string[], reads: readonly ReadRequest[], stats: readonly string[] = [], lane: GatherLane = 'bulk',
+  fs: FsPort, lists: readonly string[], reads: readonly ReadRequest[], stats: readonly string[] = [],
 ): Promise<Gathered> {
   if (lists.length === 0 && reads.length === 0 && stats.length === 0) return { lists: [], reads: [], stats: [] };
   if (fs.gather) {
     try {
-      return await fs.gather(lists, reads, stats, lane);
+      return await fs.gather(lists, reads, stats);
     } catch {
       // fall through: the same answers one call at a time
     }

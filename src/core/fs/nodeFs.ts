@@ -7,7 +7,7 @@ import { sharedDirLister } from './dirLister';
 import { gatherWithCalls } from './gather';
 import {
   DEFAULT_MAX_FILE_BYTES, notAFileDetail, ReadRefusedError, tooLargeDetail,
-  type EntryType, type FileRead, type FileStat, type FsPort, type GatherLane, type SequentialReader, atomicTempPath,
+  type EntryType, type FileRead, type FileStat, type FsPort, type SequentialReader, atomicTempPath,
 } from './port';
 
 function typeOf(s: fs.Stats | fs.Dirent): EntryType {
@@ -174,15 +174,12 @@ export class NodeFs implements FsPort {
     }
   }
 
-  /**
-   * On the worker thread of listDirs (a 'follow-up' on a second one, so it does not queue behind the next bulk
-   * request); through the calls of any FsPort when no worker can start.
-   */
-  async gather(lists: readonly string[], reads: readonly { path: string; maxBytes: number }[], stats: readonly string[] = [], lane: GatherLane = 'bulk'): Promise<{
+  /** On the worker thread of listDirs; through the calls of any FsPort when no worker can start. */
+  async gather(lists: readonly string[], reads: readonly { path: string; maxBytes: number }[], stats: readonly string[] = []): Promise<{
     lists: ([string, EntryType][] | undefined)[]; reads: FileRead[]; stats: (FileStat | undefined)[];
   }> {
     try {
-      return await sharedDirLister(lane).gather(lists, reads, stats);
+      return await sharedDirLister().gather(lists, reads, stats);
     } catch {
       return gatherWithCalls(this, lists, reads, stats);
     }

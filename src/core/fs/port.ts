@@ -83,9 +83,6 @@ export type FileRead =
   | { tooBig: number; text?: undefined; missing?: undefined; error?: undefined }
   | { error: string; text?: undefined; missing?: undefined; tooBig?: undefined };
 
-/** Which queue a gather waits in (FsPort.gather). */
-export type GatherLane = 'bulk' | 'follow-up';
-
 export interface FsPort {
   /** undefined when nothing is there (never throws for a missing path). */
   stat(path: string): Promise<FileStat | undefined>;
@@ -131,10 +128,9 @@ export interface FsPort {
    * Optional: many folders listed and many small files read at once, off the caller's thread where the backend can
    * (the readers read one result.json and list a few folders per trial). Each file is read only when it is at most
    * its `maxBytes`. Listings as listDirs answers them; `stats` as stat answers. Use core/fs/gather.ts, which falls
-   * back to the calls above. `lane` 'follow-up': a request that completes work already under way (a batch's second
-   * stage), answered on its own thread where the backend has one, so it does not wait behind the next bulk request.
+   * back to the calls above.
    */
-  gather?(lists: readonly string[], reads: readonly { path: string; maxBytes: number }[], stats?: readonly string[], lane?: GatherLane): Promise<{
+  gather?(lists: readonly string[], reads: readonly { path: string; maxBytes: number }[], stats?: readonly string[]): Promise<{
     lists: ([string, EntryType][] | undefined)[];
     reads: FileRead[];
     stats: (FileStat | undefined)[];

@@ -115,23 +115,6 @@ test('DirLister: a stopped lister rejects what was pending, and starts a new wor
   await lister.dispose();
 });
 
-test('NodeFs.gather: a follow-up is answered on its own thread, not behind a bulk request queued before it', async () => {
-  const dir = posix(tmpDir('lanes'));
-  fs.writeFileSync(`${dir}/f.json`, '{"a":1}');
-  const node = new NodeFs();
-  // Both lanes' threads started (and each answers what the other does).
-  const warm = await Promise.all([node.gather([dir], [], [], 'bulk'), node.gather([dir], [], [], 'follow-up')]);
-  assert.deepEqual(warm[0], warm[1]);
-  const order: string[] = [];
-  const bulk = node.gather([], [], Array.from({ length: 40_000 }, (_, i) => `${dir}/none-${i}`), 'bulk').then((g) => { order.push('bulk'); return g; });
-  const follow = node.gather([], [{ path: `${dir}/f.json`, maxBytes: 1024 }], [], 'follow-up').then((g) => { order.push('follow-up'); return g; });
-  const [b, f] = await Promise.all([bulk, follow]);
-  assert.deepEqual(order, ['follow-up', 'bulk']);
-  assert.deepEqual(f.reads, [{ text: '{"a":1}' }]);
-  assert.equal(b.stats.length, 40_000);
-  assert.ok(b.stats.every((s) => s === undefined));
-});
-
 test('NodeFs.probeDirs (worker thread): the first candidate that is a folder and which names it holds, as readDir says', async () => {
   const dir = posix(tmpDir('probe'));
   fs.mkdirSync(`${dir}/moved/s1/artifacts`, { recursive: true });

@@ -46,11 +46,11 @@ async function readBatch(fs: FsPort, folders: TrialFiles[], jobFinished: boolean
     readCtrf: results[i].attempt.outcome !== 'passed',
     stepNames: (results[i].result?.step_results ?? []).map((s) => s.step_name),
     verifierStartedAt: results[i].result?.verifier?.started_at ?? null,
-  })), 'follow-up');
+  })));
   const steps = trials.map((t, i) => stepNamesOf(t, (results[i].result?.step_results ?? []).map((s) => s.step_name)));
   const multi = trials.flatMap((t, i) => (steps[i].length ? [{ t, i }] : []));
-  await gatherFor(fs, multi.map(({ t, i }) => stepRequests(t, steps[i])), 'follow-up');
-  await gatherFor(fs, multi.map(({ t, i }) => stepRewardRequests(t, steps[i], results[i])), 'follow-up');
+  await gatherFor(fs, multi.map(({ t, i }) => stepRequests(t, steps[i])));
+  await gatherFor(fs, multi.map(({ t, i }) => stepRewardRequests(t, steps[i], results[i])));
   const out: TrialRead[] = [];
   for (let i = 0; i < trials.length; i++) {
     out.push(trialFromFiles(trials[i], results[i], readConfig(trials[i]), steps[i], jobFinished));

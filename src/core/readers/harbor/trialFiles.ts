@@ -6,7 +6,7 @@
 //      reward files the provenance rules look at (provenance.ts), the steps/ folder of a multi-step trial;
 //   3. each step's agent/, verifier/, artifacts/ folders, ctrf.json and manifest.json; 4. their reward files.
 // Paths inside a trial are kept relative to its folder ('verifier/ctrf.json').
-import type { EntryType, FileRead, FileStat, FsPort, GatherLane } from '../../fs/port';
+import type { EntryType, FileRead, FileStat, FsPort } from '../../fs/port';
 import { gather, type ReadRequest } from '../../fs/gather';
 import { joinPath } from './paths';
 
@@ -49,7 +49,7 @@ export interface TrialRequest {
 }
 
 /** Lists and reads what each request asks, for all of them in one gather, and files the answers in each trial. */
-export async function gatherFor(fs: FsPort, requests: readonly TrialRequest[], lane: GatherLane = 'bulk'): Promise<void> {
+export async function gatherFor(fs: FsPort, requests: readonly TrialRequest[]): Promise<void> {
   const lists: string[] = [];
   const reads: ReadRequest[] = [];
   const stats: string[] = [];
@@ -59,7 +59,7 @@ export async function gatherFor(fs: FsPort, requests: readonly TrialRequest[], l
     for (const rel of r.stats ?? []) stats.push(joinPath(r.trial.dir, rel));
   }
   if (lists.length === 0 && reads.length === 0 && stats.length === 0) return;
-  const got = await gather(fs, lists, reads, stats, lane);
+  const got = await gather(fs, lists, reads, stats);
   let l = 0;
   let f = 0;
   let st = 0;
