@@ -159,6 +159,23 @@ test('pyFloat writes what Python\'s repr writes', () => {
   assert.deepEqual((JSON.parse(text) as typeof doc).tasks[0].repeats.map((r) => r.reward), [0.00001, 1e16]);
 });
 
+// The rewards are found with indexOf, not the recipe's multiline regex: text that looks like a reward line where it is
+// not one (inside strings and keys, after a U+2028 or a CR, which end a line for that regex, before a non-number) must
+// be left as the regex leaves it.
+test('serializeSummary: only what the recipe\'s regex rewrites is rewritten, for strings and keys made of reward-like parts', () => {
+  const part = fc.constantFrom('"reward": ', 'reward', '"', '\\', ': ', '1', '-2', '0.5', '1e-7', '1e+21', ',', ' ', '\n', '\r', '\u2028',
+    '\u2029', '\u00a0', '\t', 'x', 'é', '{', '[');
+  const tricky = fc.array(part, { maxLength: 8 }).map((a) => a.join(''));
+  const num = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(1e16, 1e21, 1e-5, 9999999999999998, -1234567890123456, 0.1));
+  const meta = fc.dictionary(fc.oneof(tricky, fc.constantFrom('reward')), fc.oneof(tricky, num, fc.constant(null)), { maxKeys: 4 });
+  const rep = fc.record({ repeat: fc.nat(3), reward: fc.oneof(num, tricky, fc.constant(null)), failure_reason: tricky,
+    input: fc.record({ digests: meta, metadata: fc.array(meta, { maxLength: 2 }) }) }, { requiredKeys: ['repeat'] });
+  const doc = fc.record({ schema_version: fc.constant(1), tasks: fc.array(fc.record({ task_id: tricky, repeats: fc.array(rep, { maxLength: 3 }) }), { maxLength: 9 }) });
+  fc.assert(fc.property(doc, (d) => {
+    assert.equal(serializeSummary(d as unknown as RunSummaryDocument), oracle(d));
+  }), { numRuns: 500 });
+});
+
 test('serializeSummaryBytes: the same bytes when later tasks are far larger than the first (the buffer grows)', async () => {
   const task = (i: number, pad: number) => ({ task_id: `t${i}`, task_index: i, repeats: [{ repeat: 0, reward: 1, note: 'é😀'.repeat(pad) }] });
   // Pieces are 8 tasks: 8 small ones set the estimate, then pieces far larger than the room it left.
