@@ -2,6 +2,7 @@
 // columns of numbers (a 100k-line file is a few typed arrays, not 100k objects), and the part a chart shows — a
 // step range, every n-th row so at most `maxPoints` are sent to the webview, the last row of the range always in.
 import type { FsPort } from '../fs/port';
+import { type AppendMark, grownSince, markAt } from '../appendMark';
 import { type JsonlPosition, readJsonl } from '../jsonl';
 import { TimeSlice } from '../turn';
 import type { TrainingSeries } from '../../protocol/dashboard';
@@ -19,8 +20,8 @@ export class TrainingTable {
   live = false;
   /** Where a read of the file grown by appending goes on from (after its last line with a newline). */
   resume: JsonlPosition = { byte: 0, line: 0 };
-  /** The file's bytes just before `resume`: the same when the file has only grown since. */
-  resumeCheck: Uint8Array = new Uint8Array(0);
+  /** What tells, at the next read, that the file has only grown since this one. */
+  mark: AppendMark | undefined;
   /** What a last line without a newline added (a row, or a bad line): read again by the next read, so taken back. */
   tail = { rows: 0, bad: 0 };
   /** The read that made this table: whether it went on from an earlier table, and how many rows it added. */
@@ -56,7 +57,7 @@ export class TrainingTable {
     t.badLines = this.badLines;
     t.live = this.live;
     t.resume = this.resume;
-    t.resumeCheck = this.resumeCheck;
+    t.mark = this.mark;
     t.tail = { ...this.tail };
     return t;
   }
@@ -82,25 +83,6 @@ export function trainingTableOf(rows: Iterable<Record<string, unknown>>): Traini
   return t;
 }
 
-/** Bytes before the resume point kept to tell a file that grew from one that was rewritten. */
-const CHECK_BYTES = 256;
-
-async function bytesAt(fs: FsPort, path: string, start: number, n: number): Promise<Uint8Array> {
-  if (n <= 0) return new Uint8Array(0);
-  try {
-    for await (const chunk of fs.readChunks(path, n, start)) return chunk.slice(0, n);
-  } catch {
-    // unreadable now: compared as different, so the file is read whole (and its problem reported then)
-  }
-  return new Uint8Array(0);
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /**
  * Streams a metrics.jsonl into a table; an incomplete last line marks it live. The work is cut into time slices
  * with a turn of the event loop between them, so a long file never holds the extension host.
@@ -112,13 +94,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 export async function readTrainingTable(fs: FsPort, path: string, prev?: TrainingTable): Promise<TrainingTable> {
   let t = new TrainingTable();
   let continued = false;
-  if (prev && prev.resume.byte > 0) {
-    const n = prev.resumeCheck.length;
-    if (n > 0 && sameBytes(await bytesAt(fs, path, prev.resume.byte - n, n), prev.resumeCheck)) {
-      t = prev.copy();
-      t.dropTail();
-      continued = true;
-    }
+  if (prev && await grownSince(fs, path, prev.mark)) {
+    t = prev.copy();
+    t.dropTail();
+    continued = true;
   }
   const before = t.size;
   const slice = new TimeSlice();
@@ -137,7 +116,7 @@ export async function readTrainingTable(fs: FsPort, path: string, prev?: Trainin
   t.live = res.incompleteTail;
   t.resume = res.resume;
   t.lastRead = { continued, rows: t.size - before };
-  t.resumeCheck = await bytesAt(fs, path, Math.max(0, res.resume.byte - CHECK_BYTES), Math.min(CHECK_BYTES, res.resume.byte));
+  t.mark = await markAt(fs, path, res.resume);
   return t;
 }
 
