@@ -50,7 +50,11 @@ function hostFigures(userDataDir: string): string {
   const text = harborRunsLogs(userDataDir).map((l) => l.text).join('\n');
   const reads = [...text.matchAll(/read (\d+) training steps(?: \((\d+) new\))? in (\d+) ms(?:, longest block (\d+) ms)?/g)];
   const last = reads[reads.length - 1];
-  return last ? `host read ${last[2] ? `${last[2]} new steps (of ${last[1]})` : `${last[1]} steps`} in ${last[3]} ms${last[4] ? `, longest block ${last[4]} ms` : ''}` : 'host read not logged';
+  // The run re-read by the workspace's watcher (the Runs tree's step count and problems), which the file's change starts too.
+  const rereads = [...text.matchAll(/re-read \S*run\.json in (\d+) ms \([^)]*\), longest event-loop block (\d+) ms/g)];
+  const rr = rereads[rereads.length - 1];
+  const dash = last ? `host read ${last[2] ? `${last[2]} new steps (of ${last[1]})` : `${last[1]} steps`} in ${last[3]} ms${last[4] ? `, longest block ${last[4]} ms` : ''}` : 'host read not logged';
+  return rr ? `${dash}; run re-read ${rr[1]} ms, longest block ${rr[2]} ms` : dash;
 }
 
 async function chartsAt(frame: FrameLocator, shows: string, timeoutMs: number): Promise<void> {

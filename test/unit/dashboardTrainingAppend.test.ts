@@ -106,3 +106,19 @@ test('a file cut shorter than the last read is read whole again', async () => {
   assert.deepEqual(t2.steps, [1]);
   same(t2, await readTrainingTable(mem, PATH));
 });
+
+test('a key only a taken-back last line had is gone with it; columns grown past their first size keep their gaps', async () => {
+  const mem = new MemFs();
+  const head = Array.from({ length: 300 }, (_, i) => line(i + 1, i % 100 === 0 ? { loss: null } : {})).join('\n');
+  mem.put(PATH, enc.encode(`${head}\n${line(301, { grad_norm: 2 })}`), 1000); // grad_norm first seen on an unfinished line
+  const t1 = await readTrainingTable(mem, PATH);
+  assert.equal(t1.columns.get('grad_norm')?.[300], 2);
+  mem.put(PATH, enc.encode(`${head}\n${line(301)}\n${line(302)}\n`), 2000); // the line was rewritten without it
+  const t2 = await readTrainingTable(mem, PATH, t1);
+  assert.equal(t2.lastRead.continued, true);
+  assert.equal(t2.columns.has('grad_norm'), false);
+  same(t2, await readTrainingTable(mem, PATH));
+  const loss = t2.columns.get('loss')!;
+  assert.deepEqual([loss[0], loss[1], loss[100], loss[299], loss[301]], [null, null, null, null, null]);
+  assert.equal(loss.length, 302);
+});

@@ -13,9 +13,27 @@ export const TRAINING_KEYS = ['reward', 'reward_std', 'loss', 'kl', 'entropy', '
 const NOT_A_CURVE = new Set(['step', 'n_rollouts', 'wall_s']);
 const MAX_KEYS = 24;
 
+/** A column's slot with no number (null, not finite, or the key absent from that row). */
+const NONE = Number.NaN;
+
+function grown(a: Float64Array, cap: number): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(cap);
+  b.set(a);
+  b.fill(NONE, a.length);
+  return b;
+}
+
+/**
+ * The rows of a metrics.jsonl as columns: the steps and each numeric key in a Float64Array (NaN where a row has no
+ * number), grown by doubling. A copy is a few memcpy's and the garbage collector has no number objects to trace, so
+ * reading on after an append costs what the new lines cost.
+ */
 export class TrainingTable {
-  steps: number[] = [];
-  readonly columns = new Map<string, (number | null)[]>();
+  private n = 0;
+  private stepBuf: Float64Array<ArrayBuffer> = new Float64Array(64);
+  private readonly cols = new Map<string, Float64Array<ArrayBuffer>>();
+  /** The row at which each column first had a key (a column only a taken-back last line had goes with it). */
+  private readonly born = new Map<string, number>();
   badLines = 0;
   live = false;
   /** Where a read of the file grown by appending goes on from (after its last line with a newline). */
@@ -31,29 +49,37 @@ export class TrainingTable {
   add(row: Record<string, unknown>): boolean {
     const step = row.step;
     if (typeof step !== 'number' || !Number.isFinite(step)) { this.badLines++; return false; }
-    const i = this.steps.length;
-    this.steps.push(step);
+    const i = this.n;
+    if (i === this.stepBuf.length) {
+      const cap = i * 2;
+      this.stepBuf = grown(this.stepBuf, cap);
+      for (const [k, col] of this.cols) this.cols.set(k, grown(col, cap));
+    }
+    this.stepBuf[i] = step;
     for (const key in row) {
       if (NOT_A_CURVE.has(key)) continue;
       const v = row[key];
       if (typeof v !== 'number' && v !== null) continue;
-      let col = this.columns.get(key);
+      let col = this.cols.get(key);
       if (!col) {
-        if (this.columns.size >= MAX_KEYS) continue;
-        col = new Array<number | null>(i).fill(null);
-        this.columns.set(key, col);
+        if (this.cols.size >= MAX_KEYS) continue;
+        col = new Float64Array(this.stepBuf.length).fill(NONE);
+        this.cols.set(key, col);
+        this.born.set(key, i);
       }
-      col[i] = typeof v === 'number' && Number.isFinite(v) ? v : null;
+      col[i] = typeof v === 'number' && Number.isFinite(v) ? v : NONE;
     }
-    for (const col of this.columns.values()) if (col.length <= i) col.length = i + 1;
+    this.n = i + 1;
     return true;
   }
 
   /** A copy to read on into (the table a chart was cut from stays as it was). */
   copy(): TrainingTable {
     const t = new TrainingTable();
-    t.steps = this.steps.slice();
-    for (const [k, col] of this.columns) t.columns.set(k, col.slice());
+    t.n = this.n;
+    t.stepBuf = this.stepBuf.slice();
+    for (const [k, col] of this.cols) t.cols.set(k, col.slice());
+    for (const [k, i] of this.born) t.born.set(k, i);
     t.badLines = this.badLines;
     t.live = this.live;
     t.resume = this.resume;
@@ -64,14 +90,43 @@ export class TrainingTable {
 
   /** Takes back what the last line without a newline added. */
   dropTail(): void {
-    this.steps.length -= this.tail.rows;
-    for (const col of this.columns.values()) col.length = this.steps.length;
+    const n = this.n - this.tail.rows;
+    for (const [k, col] of this.cols) {
+      if (this.born.get(k)! >= n) { this.cols.delete(k); this.born.delete(k); } else col.fill(NONE, n, this.n);
+    }
+    this.n = n;
     this.badLines -= this.tail.bad;
     this.tail = { rows: 0, bad: 0 };
   }
 
   get size(): number {
-    return this.steps.length;
+    return this.n;
+  }
+
+  /** The step of row i. */
+  step(i: number): number {
+    return this.stepBuf[i];
+  }
+
+  /** The keys with a column, in the order they were first seen. */
+  get keys(): string[] {
+    return [...this.cols.keys()];
+  }
+
+  /** Row i's number for `key` (null when the row has none). */
+  value(key: string, i: number): number | null {
+    const v = this.cols.get(key)?.[i];
+    return v === undefined || Number.isNaN(v) ? null : v;
+  }
+
+  /** Every step, as a plain array (tests and small tables: a copy). */
+  get steps(): number[] {
+    return Array.from(this.stepBuf.subarray(0, this.n));
+  }
+
+  /** Every column as plain arrays with null where a row has no number (tests and small tables: a copy). */
+  get columns(): Map<string, (number | null)[]> {
+    return new Map(this.keys.map((k) => [k, Array.from({ length: this.n }, (_, i) => this.value(k, i))]));
   }
 }
 
@@ -79,7 +134,6 @@ export class TrainingTable {
 export function trainingTableOf(rows: Iterable<Record<string, unknown>>): TrainingTable {
   const t = new TrainingTable();
   for (const r of rows) t.add(r);
-  for (const col of t.columns.values()) for (let i = 0; i < col.length; i++) if (col[i] === undefined) col[i] = null;
   return t;
 }
 
@@ -107,7 +161,6 @@ export async function readTrainingTable(fs: FsPort, path: string, prev?: Trainin
     if (!terminated) { if (added) t.tail.rows++; else t.tail.bad++; }
     return slice.due ? slice.yield() : undefined;
   }, { maxProblems: 20, from: from.byte > 0 ? from : undefined });
-  for (const col of t.columns.values()) for (let i = before; i < col.length; i++) if (col[i] === undefined) col[i] = null;
   for (const p of res.problems) {
     if (p.code !== 'parse-error' && p.code !== 'not-object') continue;
     t.badLines++;
@@ -121,8 +174,9 @@ export async function readTrainingTable(fs: FsPort, path: string, prev?: Trainin
 }
 
 function orderedKeys(t: TrainingTable): string[] {
-  const known = TRAINING_KEYS.filter((k) => t.columns.has(k));
-  const rest = [...t.columns.keys()].filter((k) => !(TRAINING_KEYS as readonly string[]).includes(k)).sort();
+  const have = t.keys;
+  const known = TRAINING_KEYS.filter((k) => have.includes(k));
+  const rest = have.filter((k) => !(TRAINING_KEYS as readonly string[]).includes(k)).sort();
   return [...known, ...rest];
 }
 
@@ -135,23 +189,22 @@ export function trainingSeries(t: TrainingTable, range: { from?: number | null; 
   const to = range.to ?? null;
   let lo = 0;
   let hi = t.size - 1;
-  if (from !== null) while (lo <= hi && t.steps[lo] < from) lo++;
-  if (to !== null) while (hi >= lo && t.steps[hi] > to) hi--;
+  if (from !== null) while (lo <= hi && t.step(lo) < from) lo++;
+  if (to !== null) while (hi >= lo && t.step(hi) > to) hi--;
   const n = Math.max(0, hi - lo + 1);
   const stride = Math.max(1, Math.ceil(n / Math.max(2, maxPoints)));
   const idx: number[] = [];
   for (let i = lo; i <= hi; i += stride) idx.push(i);
   if (n > 0 && idx[idx.length - 1] !== hi) idx.push(hi);
-  const keys = orderedKeys(t);
   return {
     totalSteps: t.size,
-    firstStep: t.size ? t.steps[0] : null,
-    lastStep: t.size ? t.steps[t.size - 1] : null,
-    from: n ? t.steps[lo] : null,
-    to: n ? t.steps[hi] : null,
+    firstStep: t.size ? t.step(0) : null,
+    lastStep: t.size ? t.step(t.size - 1) : null,
+    from: n ? t.step(lo) : null,
+    to: n ? t.step(hi) : null,
     stride,
-    steps: idx.map((i) => t.steps[i]),
-    series: keys.map((key) => { const col = t.columns.get(key)!; return { key, values: idx.map((i) => col[i] ?? null) }; }),
+    steps: idx.map((i) => t.step(i)),
+    series: orderedKeys(t).map((key) => ({ key, values: idx.map((i) => t.value(key, i)) })),
     live: t.live,
     badLines: t.badLines,
   };
