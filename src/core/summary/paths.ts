@@ -100,7 +100,9 @@ export class PathRelator {
     }
     // relativePath(summaryDir, resolved parent + '/' + name), without relating every path anew.
     const name = basename(p);
-    if (!name || name === '.' || name === '..') return relativePath(this.summaryDir, joinPath(this.resolved.get(parent)!, name));
+    // A parent that is an ancestor of the summary's folder (`..`, `../..`): the path may be that folder or one of its
+    // ancestors (`.`, `..`), so it is related in full, as are the names `.` and `..`.
+    if (!name || name === '.' || name === '..' || relParent.endsWith('..')) return relativePath(this.summaryDir, joinPath(this.resolved.get(parent)!, name));
     return relParent === '.' ? name : relParent.endsWith('/') ? `${relParent}${name}` : `${relParent}/${name}`;
   }
 

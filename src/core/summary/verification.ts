@@ -177,7 +177,8 @@ export async function locatedDir(fs: FsPort, currentRoot: string, logsDir: strin
   if (isNormalAbsolute(logsDir)) return logsDir;
   const raw = isAbsolutePath(logsDir) ? logsDir : `${currentRoot.replace(/\/+$/, '')}/${logsDir}`;
   const base = raw.replace(/\/+$/, '').split('/').pop();
-  if (!base || base === '.' || base === '..') return normalizePath(raw);
+  // A last `.` names the parent itself (kept, as a link keeps its name); a last `..` is applied after the links too.
+  if (!base || base === '.') return normalizePath(raw);
   try {
     return normalizePath(await fs.realpathDirs(raw.replace(/\/+$/, '')));
   } catch {

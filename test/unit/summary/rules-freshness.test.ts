@@ -174,3 +174,25 @@ test('rule 10: a rewrite that keeps the size and the mtime is told apart by the 
   assert.deepEqual(document.tasks[0].repeats.map((r) => [r.outcome, r.reward]), [['scored', 0]]);
   assert.equal(problems.filter((p) => p.code === 'stale-file').length, 1);
 });
+
+test('rule 10: each stale output is one warning naming it; rule 11: a rows sidecar as new as the rows is this run\'s', async () => {
+  const dir = tmpDir('stale-words');
+  const rollouts = posix(buildRun(dir, { tasks: [TASK] }));
+  const before = await outputSignatures(nodeFs, rollouts);
+  const { problems } = await buildRunSummary(nodeFs, rollouts, { beforeDispatch: before });
+  assert.deepEqual(problems.filter((p) => p.code === 'stale-file').map((p) => [p.file.slice(posix(dir).length + 1), p.severity, p.message]),
+    ['rollouts.jsonl', 'rollouts_failures.jsonl', 'rollouts_materialized_inputs.jsonl'].map((name) => [name, 'warning',
+      `${name} is unchanged since before dispatch: an earlier run left it, its rows are not read`]));
+  assert.equal((await files({}, (d) => setMtime(path.join(d, 'tasks_metrics.json'), T0 - 300))).rows_metrics, 'tasks_metrics.json',
+    'written in the same second as the rows');
+});
+
+test('rules 8–10: a folder where a run file is expected is no file', async () => {
+  const got = await files({}, (d) => {
+    for (const name of ['rollouts_failures.jsonl', 'rollouts_materialized_inputs.jsonl', 'tasks_metrics.json']) {
+      fs.rmSync(path.join(d, name), { force: true });
+      fs.mkdirSync(path.join(d, name));
+    }
+  });
+  assert.deepEqual([got.failures, got.materialized_inputs, got.rows_metrics], [null, null, null]);
+});
