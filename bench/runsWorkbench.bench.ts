@@ -16,7 +16,7 @@ import type { Locator, Page } from 'playwright-core';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openView, waitForWorkbench } from '../.ci/vscode/workbench';
+import { openView, paneHeader, waitForWorkbench } from '../.ci/vscode/workbench';
 import { generateHarborJob, harborLarge } from '../scripts/sample-runs/harborJob';
 import { inWorkbench, waitFor } from './workbenchSession';
 
@@ -44,7 +44,7 @@ function hostLog(dir: string): string {
  * minute after the click, the bench stops at once with a screenshot, the pane's state and the extension's log.
  */
 async function untilRowOrStuck(page: Page, full: Locator, userDataDir: string, repo: string, t0: number): Promise<void> {
-  const header = page.locator('.sidebar .pane-header', { hasText: 'Runs' }).first();
+  const header = paneHeader(page, 'Runs');
   for (;;) {
     if (await full.isVisible().catch(() => false)) return;
     const expanded = (await header.count()) ? await header.getAttribute('aria-expanded', { timeout: 1000 }).catch(() => null) : 'no pane header';

@@ -4,6 +4,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 export function waitForWorkbench(page: Page, timeout?: number): Promise<void>;
 export function widenSideBar(page: Page, width: number): Promise<void>;
 export function activityItem(page: Page, title: string): Locator;
+export function paneHeader(page: Page, view: string): Locator;
 export function openView(page: Page, container: string, view: string, timeout?: number): Promise<Locator>;
 export function treeRow(page: Page, label: string | RegExp): Locator;
 export function treeItem(page: Page, label: string): Locator;

@@ -32,9 +32,19 @@ function activityItem(page, title) {
  * Opens the view container titled `container` (clicking its activity-bar icon unless the view is already shown) and
  * waits for the view titled `view`: its pane header, or the side bar's title when the view is alone in its container.
  */
+/**
+ * The side bar's pane header of the view titled exactly `view` (case aside): a folder named "my-runs" in the Explorer
+ * has a pane header too, and a loose match on "Runs" took it for the Runs view (the click on the Harbor icon was
+ * then skipped).
+ */
+function paneHeader(page, view) {
+  const exact = new RegExp(`^\\s*${String(view).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'i');
+  return page.locator('.sidebar .pane-header:visible').filter({ has: page.locator('h3.title', { hasText: exact }) }).first();
+}
+
 async function openView(page, container, view, timeout) {
   const t = timeout || 30000;
-  const shown = page.locator('.sidebar .composite.title .title-label:visible, .sidebar .pane-header:visible', { hasText: view }).first();
+  const shown = page.locator('.sidebar .composite.title .title-label:visible', { hasText: view }).or(paneHeader(page, view)).first();
   if (!(await shown.isVisible().catch(() => false))) {
     const item = activityItem(page, container);
     await item.waitFor({ state: 'visible', timeout: t });
@@ -43,7 +53,7 @@ async function openView(page, container, view, timeout) {
   }
   await shown.waitFor({ state: 'visible', timeout: t });
   await widenSideBar(page, 560);
-  const header = page.locator('.sidebar .pane-header:visible', { hasText: view }).first();
+  const header = paneHeader(page, view);
   if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'false') await header.click();
   return shown;
 }
@@ -207,6 +217,6 @@ async function handleHook(page, line, dirs) {
 }
 
 module.exports = {
-  waitForWorkbench, widenSideBar, activityItem, openView, treeRow, treeItem, treeRowTexts, expand, collapse, webviewLocator, webviewFrame, openProblems,
+  waitForWorkbench, widenSideBar, activityItem, paneHeader, openView, treeRow, treeItem, treeRowTexts, expand, collapse, webviewLocator, webviewFrame, openProblems,
   runCommand, handleHook, textMatcher,
 };
