@@ -5,12 +5,16 @@ import { invalidUtf8At, startsWithBom } from '../honestInput';
 import { KeyPicker } from './scan';
 import { asBuffer } from '../bytes';
 
-/** The keys the writer takes from a result or failure row. */
+/**
+ * The keys the writer takes from a result or failure row. A value equal (byte for byte) to the previous row's is not
+ * parsed again (KeyPicker's `reuse`: the rows repeat their task id, flags, labels and metadata): picked rows may share
+ * those values, and nothing changes them.
+ */
 export const RESULT_KEYS = new KeyPicker([
   '_ng_task_id', '_ng_task_index', '_ng_rollout_index', 'reward', 'mask_sample', 'failure_kind', 'failure_reason',
   'verifier_logs_dir', 'verifier_mode', 'task_source', 'responses_create_params',
   '_ng_failure_class', '_ng_failure_stage', '_ng_failure_terminal', '_ng_failure_message',
-], { responses_create_params: new KeyPicker(['metadata']) });
+], { responses_create_params: new KeyPicker(['metadata'], {}, [], true) }, [], true);
 
 export interface LineOutcome {
   /** Line 1 began with a UTF-8 byte order mark (read without it). */

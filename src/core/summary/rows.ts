@@ -14,7 +14,7 @@ const TASK_INPUT = new KeyPicker(['responses_create_params', 'task_data', 'turns
 const INPUT_KEYS = ['task_id', '_ng_task_id', '_ng_task_index', '_ng_rollout_index', 'task_input', 'task_source'];
 const INPUT = new KeyPicker(INPUT_KEYS, { task_input: TASK_INPUT });
 /** INPUT with `task_input` left unparsed: the schedule parses it once per run of equal inputs. */
-const INPUT_RAW = new KeyPicker(INPUT_KEYS, {}, ['task_input']);
+const INPUT_RAW = new KeyPicker(INPUT_KEYS, {}, ['task_input'], true);
 
 export interface InputRecord { digests: Record<string, string>; metadata: Record<string, unknown>[] }
 

@@ -103,18 +103,52 @@ export class RawValue {
   }
 }
 
+/** Values up to this many bytes are remembered by a KeyPicker with `reuse`. */
+const REUSE_MAX = 256;
+
 export class KeyPicker {
   private readonly keys: Uint8Array[];
+  /** With `reuse`: per wanted key, the bytes of the last value parsed (up to REUSE_MAX), their length, and the value. */
+  private readonly lastBytes: Uint8Array[] = [];
+  private readonly lastLength: number[] = [];
+  private readonly lastValue: unknown[] = [];
+
   /**
    * `nested` maps a wanted key to a picker for its sub-keys: an object value is then picked, not parsed whole (so
    * `responses_create_params.input` is skipped while its `metadata` is taken).
    */
   constructor(readonly names: readonly string[], private readonly nested: Record<string, KeyPicker> = {},
     /** Wanted keys whose value is handed back unparsed, as a RawValue (the caller decides whether to parse it). */
-    private readonly raw: readonly string[] = []) {
+    private readonly raw: readonly string[] = [],
+    /**
+     * A value whose bytes equal the last value parsed for its key is not parsed again: the same value is handed
+     * back (the rows of a run repeat most of their small values: task id, task_source, metadata, flags). An object
+     * value may therefore be shared by several rows' picks: callers must not change what they get.
+     */
+    private readonly reuse = false) {
     const enc = new TextEncoder();
     this.keys = names.map((n) => enc.encode(n));
     this.keys.forEach((k, i) => { (this.byLength[k.length] ??= []).push(i); });
+    if (reuse) {
+      for (let i = 0; i < names.length; i++) { this.lastBytes.push(new Uint8Array(REUSE_MAX)); this.lastLength.push(-1); this.lastValue.push(undefined); }
+    }
+  }
+
+  /** parseValue, or the last value of key `idx` when its bytes were the same (compared from the end: values that differ mostly differ there). */
+  private parseReusing(idx: number, buf: Uint8Array, start: number, end: number): unknown {
+    const n = end - start;
+    if (n > REUSE_MAX) return parseValue(buf, start, end);
+    const last = this.lastBytes[idx];
+    if (this.lastLength[idx] === n) {
+      let k = n - 1;
+      while (k >= 0 && buf[start + k] === last[k]) k--;
+      if (k < 0) return this.lastValue[idx];
+    }
+    const v = parseValue(buf, start, end);
+    for (let k = 0; k < n; k++) last[k] = buf[start + k];
+    this.lastLength[idx] = n;
+    this.lastValue[idx] = v;
+    return v;
   }
 
   /** Wanted key indexes by the key's byte length: most keys of a row are rejected by their length alone. */
@@ -159,7 +193,8 @@ export class KeyPicker {
         const name = this.names[idx];
         const sub = Object.prototype.hasOwnProperty.call(this.nested, name) ? this.nested[name] : undefined;
         if (this.raw.length && this.raw.includes(name)) out[name] = new RawValue(buf, vStart, i);
-        else out[name] = sub && buf[vStart] === LBRACE ? sub.pickRange(buf, vStart, i) : parseValue(buf, vStart, i);
+        else if (sub && buf[vStart] === LBRACE) out[name] = sub.pickRange(buf, vStart, i);
+        else out[name] = this.reuse ? this.parseReusing(idx, buf, vStart, i) : parseValue(buf, vStart, i);
         if (stopWhenFound && ++found === this.keys.length) return out;
       }
       i = skipWs(buf, i, end);

@@ -19,6 +19,35 @@ test('KeyPicker takes exactly what JSON.parse would, for any object', () => {
   }), { numRuns: 300 });
 });
 
+test('KeyPicker with reuse: a run of rows picks what JSON.parse takes, the same value kept only for the same bytes', () => {
+  const keys = ['a', 'b', 'n'];
+  const picker = new KeyPicker(keys, { n: new KeyPicker(['m'], {}, [], true) }, [], true);
+  // Small alphabets so that values often repeat, differ in one byte, or pass the 256 bytes a picker remembers.
+  const small = fc.oneof(fc.constantFrom(0, 1, 10, 1.5, -0, true, false, null, 'x', 'y', 'xy', 'é', '\\"', { t: 'x' }, { t: 'y' }, [1], [2]),
+    fc.constantFrom(255, 256, 257, 300).chain((n) => fc.constantFrom('a', 'b').map((c) => c.repeat(n - 2))));
+  const row = fc.record({ a: small, b: small, n: fc.oneof(fc.record({ m: small, z: small }, { requiredKeys: [] }), small), z: small },
+    { requiredKeys: [] });
+  fc.assert(fc.property(fc.array(row, { minLength: 2, maxLength: 12 }), (rows) => {
+    const picked = rows.map((r) => picker.pick(enc.encode(JSON.stringify(r))));
+    rows.forEach((r, i) => {
+      const parsed = JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
+      const want: Record<string, unknown> = {};
+      for (const k of keys) {
+        if (!(k in parsed)) continue;
+        const v = parsed[k];
+        want[k] = k === 'n' && v && typeof v === 'object' && !Array.isArray(v)
+          ? ('m' in v ? { m: (v as Record<string, unknown>).m } : {}) : v;
+      }
+      assert.deepEqual(picked[i], want);
+    });
+  }), { numRuns: 300 });
+  // The same bytes: the same value; other bytes (one byte apart, at the start): a new one.
+  const one = picker.pick(enc.encode('{"a": {"t": "task-10"}}')).a;
+  assert.equal(picker.pick(enc.encode('{"a": {"t": "task-10"}}')).a, one);
+  assert.deepEqual(picker.pick(enc.encode('{"a": {"t": "task-11"}}')).a, { t: 'task-11' });
+  assert.deepEqual(picker.pick(enc.encode('{"a": {"s": "task-11"}}')).a, { s: 'task-11' });
+});
+
 test('KeyPicker: nested picks, escapes in skipped strings, and errors on what is not one object', () => {
   const p = new KeyPicker(['k', 'rcp'], { rcp: new KeyPicker(['metadata']) });
   const line = '{"big": "a \\"quoted\\" \\\\ } ] { [ string\\\\", "rcp": {"input": [{"c": "}}"}], "metadata": {"t": "1"}}, "k": 2}';
