@@ -10,7 +10,7 @@
 // Targets: row ≤ 2× CLI, expand ≤ 0.5 s, longest block ≤ 50 ms, a one-trial change reads only that trial.
 // Run (one real workbench at a time on a shared machine): node esbuild.mjs && node out/bench/runsWorkbench.bench.js
 // Env: TRIALS (default 10000), JOB_FROM (a jobs folder to copy instead of generating one); BENCH_WORKSPACE,
-// BENCH_KEEP_LOGS (bench/workbenchSession.ts).
+// BENCH_KEEP_LOGS (bench/workbenchSession.ts); BENCH_PROFILE=<dir> (a CPU profile of the extension host's load, Node 22+).
 import { spawnSync } from 'node:child_process';
 import type { Locator, Page } from 'playwright-core';
 import * as fs from 'node:fs';
@@ -18,6 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openView, paneHeader, waitForWorkbench } from '../.ci/vscode/workbench';
 import { generateHarborJob, harborLarge } from '../scripts/sample-runs/harborJob';
+import { HostProfiler } from './hostProfiler';
 import { inWorkbench, waitFor } from './workbenchSession';
 
 const TRIALS = Number(process.env.TRIALS) || 10_000;
@@ -81,8 +82,12 @@ async function main(): Promise<void> {
     cliMs = Date.now() - t;
     if (r.status !== 0) throw new Error(`inspect exited with ${r.status}: ${r.stderr}`);
   };
-  await inWorkbench('runs-workbench', fill, async ({ page, userDataDir, repo }) => {
+  await inWorkbench('runs-workbench', fill, async ({ page, userDataDir, repo, serverPid }) => {
     await waitForWorkbench(page, 120_000);
+    // BENCH_PROFILE=<dir>: a CPU profile of the extension host until the load is logged (the host is waited for and
+    // attached before the click, so the times printed are later than without it; the profile is what to read).
+    const profiler = process.env.BENCH_PROFILE ? await HostProfiler.attach(serverPid) : undefined;
+    await profiler?.start();
     const t0 = Date.now();
     await openView(page, 'Harbor', 'Runs', 60_000);
     const full = page.locator('.sidebar .monaco-list-row', { hasText: new RegExp(`\\b${TRIALS} attempts\\b`) }).first();
@@ -94,6 +99,7 @@ async function main(): Promise<void> {
       const m = /loaded (\d+) run\(s\) in (\d+) ms, longest event-loop block (\d+) ms/.exec(hostLog(userDataDir));
       return m ? { ms: Number(m[2]), blocked: Number(m[3]) } : undefined;
     }, 60_000);
+    if (profiler) console.log(`  extension host profile: ${await profiler.stop(path.join(process.env.BENCH_PROFILE!, `runs-workbench-${Date.now()}.cpuprofile`))}`);
 
     const e0 = Date.now();
     await full.locator('.monaco-tl-twistie').click();

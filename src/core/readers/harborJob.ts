@@ -13,6 +13,7 @@ import type { TrialRead } from './harbor/trial';
 import { readTrials } from './harbor/trialBatch';
 import { type JobLockRead, readJobLock } from './harbor/jobLock';
 import { MAX_JSON_BYTES } from './harbor/trialFiles';
+import { TimeSlice } from '../turn';
 
 /** Whether a folder entry is a trial dir: a sub-folder with config.json or result.json (harbor view's rule). */
 async function isTrialDir(fs: FsPort, dir: string): Promise<boolean> {
@@ -102,17 +103,17 @@ function distinct(values: (string | null | undefined)[]): string[] {
   return [...new Set(values.filter((v): v is string => !!v))].sort();
 }
 
-function byStartThenName(a: TrialRead, b: TrialRead): number {
-  const ta = a.startedAt ? Date.parse(a.startedAt) : Number.NaN;
-  const tb = b.startedAt ? Date.parse(b.startedAt) : Number.NaN;
-  const ka = Number.isFinite(ta) ? ta : Number.POSITIVE_INFINITY;
-  const kb = Number.isFinite(tb) ? tb : Number.POSITIVE_INFINITY;
-  if (ka !== kb) return ka < kb ? -1 : 1;
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+/** When a trial started, for ordering its task's attempts (no or no readable start: after the others). */
+function startKey(t: TrialRead): number {
+  const ms = t.startedAt ? Date.parse(t.startedAt) : Number.NaN;
+  return Number.isFinite(ms) ? ms : Number.POSITIVE_INFINITY;
 }
 
-/** Tasks from trials: grouped by task_name, sorted by name; attempts by start time, numbered per agent|model cell. */
-function tasksOf(trials: readonly TrialRead[]): Task[] {
+/**
+ * The run's tasks from its trials (task names sorted; a task's attempts by start, then folder name), one task at a
+ * time, so that a caller can take a turn of the event loop between them (10,000 trials: a few hundred ms in all).
+ */
+function* taskParts(trials: readonly TrialRead[]): Generator<Task> {
   const multiCell = distinct(trials.map((t) => t.attempt.cell)).length > 1;
   const byTask = new Map<string, TrialRead[]>();
   for (const t of trials) {
@@ -120,8 +121,11 @@ function tasksOf(trials: readonly TrialRead[]): Task[] {
     if (list) list.push(t);
     else byTask.set(t.taskName, [t]);
   }
-  return [...byTask.keys()].sort().map((taskName, taskIndex) => {
-    const reads = byTask.get(taskName)!.slice().sort(byStartThenName);
+  let taskIndex = 0;
+  for (const taskName of [...byTask.keys()].sort()) {
+    const keyed = byTask.get(taskName)!.map((t) => ({ t, k: startKey(t) }));
+    keyed.sort((a, b) => (a.k !== b.k ? (a.k < b.k ? -1 : 1) : a.t.name < b.t.name ? -1 : a.t.name > b.t.name ? 1 : 0));
+    const reads = keyed.map((x) => x.t);
     const perCell = new Map<string, number>();
     const attempts: Attempt[] = reads.map((t) => {
       const cell = t.attempt.cell ?? '?|?';
@@ -135,14 +139,29 @@ function tasksOf(trials: readonly TrialRead[]): Task[] {
       };
     });
     const datasets = distinct(reads.map((t) => t.dataset));
-    return {
+    yield {
       id: taskName,
-      index: taskIndex,
+      index: taskIndex++,
       label: taskName,
       attempts,
       ...(datasets.length ? { details: { dataset: datasets.join(', ') } } : {}),
     };
-  });
+  }
+}
+
+function tasksOf(trials: readonly TrialRead[]): Task[] {
+  return [...taskParts(trials)];
+}
+
+/** tasksOf with a turn of the event loop whenever a time slice is used up (the first load of a big job). */
+async function tasksOfSliced(trials: readonly TrialRead[]): Promise<Task[]> {
+  const slice = new TimeSlice();
+  const out: Task[] = [];
+  for (const task of taskParts(trials)) {
+    out.push(task);
+    if (slice.due) await slice.yield();
+  }
+  return out;
 }
 
 /** Identity: from the job config, completed by what the trials recorded. */
@@ -239,7 +258,7 @@ export async function readHarborJobState(fs: FsPort, jobDir: string, opts: Harbo
   const trials = await readTrials(fs, root, names, jobFinished, opts.onProgress && ((p) => {
     opts.onProgress!({ done: p.done, total: p.total, partial: () => assemble(p.trials) });
   }));
-  return { run: assemble(trials), root, jobFinished, trials, job, jobStamp };
+  return { run: runOf(root, entries, job, trials, await tasksOfSliced(trials)), root, jobFinished, trials, job, jobStamp };
 }
 
 /** The trial folder a changed path lies in (its name), or undefined for the job folder itself and the job's own files. */
@@ -274,7 +293,7 @@ export async function rereadHarborTrials(fs: FsPort, prev: HarborJobState, names
   return { state: { run: runOf(root, entries, job, trials), root, jobFinished, trials, job, jobStamp }, read: fresh.length };
 }
 
-function runOf(root: string, entries: Map<string, string>, job: JobFiles, trials: readonly TrialRead[]): Run {
+function runOf(root: string, entries: Map<string, string>, job: JobFiles, trials: readonly TrialRead[], tasks = tasksOf(trials)): Run {
   const problems = [...job.problems];
   if (entries.size === 0) {
     problems.push({ file: root, severity: 'error', code: 'missing-path', message: `the job folder ${root} is empty or not on disk` });
@@ -304,7 +323,7 @@ function runOf(root: string, entries: Map<string, string>, job: JobFiles, trials
     problems,
     unvalidated: [],
     skipped: [],
-    tasks: tasksOf(trials),
+    tasks,
     ...(Object.keys(recorded).length ? { recorded } : {}),
   };
 }
