@@ -3,22 +3,12 @@
 // cut short is read whole again; the earlier table is left as it was.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FsPort } from '../../src/core/fs/port';
 import { type TrainingTable, readTrainingTable } from '../../src/core/dashboard/training';
 import { MemFs } from '../../scripts/sample-runs/memFs';
+import { counted } from '../support/countedFs';
 
 const enc = new TextEncoder();
 const PATH = '/run/train/metrics.jsonl';
-
-/** A MemFs that counts the bytes its streamed reads hand out. */
-function counted(fs: MemFs): { fs: FsPort; bytes: () => number } {
-  let n = 0;
-  const port = Object.create(fs) as FsPort;
-  port.readChunks = async function* (p: string, size?: number, start?: number) {
-    for await (const c of fs.readChunks(p, size, start)) { n += c.length; yield c; }
-  };
-  return { fs: port, bytes: () => n };
-}
 
 function line(step: number, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ step, reward: step / 10, kl: step / 100, ...extra });

@@ -3,22 +3,12 @@
 // caps, bad lines, an unfinished last line); a file rewritten, cut short or with too many problems is read whole.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FsPort } from '../../src/core/fs/port';
 import { readTrainingMetrics } from '../../src/core/readers/trainingMetrics';
 import { MemFs } from '../../scripts/sample-runs/memFs';
+import { counted } from '../support/countedFs';
 
 const enc = new TextEncoder();
 const PATH = '/p/runs/r/train/metrics.jsonl';
-
-/** A MemFs that counts the bytes its streamed reads hand out. */
-function counted(fs: MemFs): { fs: FsPort; bytes: () => number } {
-  let n = 0;
-  const port = Object.create(fs) as FsPort;
-  port.readChunks = async function* (p: string, size?: number, start?: number) {
-    for await (const c of fs.readChunks(p, size, start)) { n += c.length; yield c; }
-  };
-  return { fs: port, bytes: () => n };
-}
 
 /** What a read of the whole text gives (a fresh port: nothing kept from earlier reads). */
 async function whole(text: string) {

@@ -6,25 +6,19 @@
 // forEachLine drops it; the last line with no newline is picked here. Without the worker bundle (a backend that is
 // not Node, or a bundle without it) the caller reads on this thread.
 import { Worker } from 'node:worker_threads';
-import * as nodeFs from 'node:fs';
-import * as nodePath from 'node:path';
 import * as os from 'node:os';
 import { DEFAULT_MAX_FILE_BYTES, type FsPort } from '../fs/port';
 import { allocateBytes, asBuffer } from '../bytes';
 import { TimeSlice } from '../turn';
 import { pickLine, RESULT_KEYS, runRowJob, unpackOutcomes, type LineOutcome, type RowAnswer, type RowJob } from './lineOutcome';
 import { CHUNK_SIZE } from './lines';
+import { workerBundle } from '../fs/workerBundle';
 
 const WORKER_FILE = 'summaryRowWorker.js';
 
-/** The worker bundle: beside this bundle, or in a folder above it (tests and benchmarks are bundled below out/). */
+/** The worker bundle (src/core/fs/workerBundle.ts). */
 export function rowWorkerFile(): string | undefined {
-  let d = typeof __dirname === 'string' ? __dirname : undefined;
-  for (let k = 0; d && k < 5; k++, d = nodePath.dirname(d)) {
-    const f = nodePath.join(d, WORKER_FILE);
-    if (nodeFs.existsSync(f)) return f;
-  }
-  return undefined;
+  return workerBundle(WORKER_FILE);
 }
 
 /**

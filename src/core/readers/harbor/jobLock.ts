@@ -6,14 +6,13 @@
 // and its problems, never the trials. A small one, another port, or where no worker can start: read and parsed on
 // this thread, with the same answers.
 import { Worker } from 'node:worker_threads';
-import * as nodeFs from 'node:fs';
-import * as nodePath from 'node:path';
 import type { FileRead, FsPort } from '../../fs/port';
 import { NodeFs } from '../../fs/nodeFs';
 import { gather, gatherWithCalls } from '../../fs/gather';
 import type { Problem } from '../../model';
 import { JobLockSchema, type JobLock } from '../../schemas/harbor';
 import { issueProblems, jsonDocumentOf } from '../jsonFile';
+import { workerBundle } from '../../fs/workerBundle';
 
 /** What the run reads of a job's lock.json. */
 export type JobLockRead = { lock: Pick<JobLock, 'harbor'> | null; problems: Problem[] };
@@ -43,14 +42,9 @@ export async function readJobLockHere(fs: FsPort, job: JobLockJob): Promise<JobL
   return parseJobLock(job.path, got.reads[0]);
 }
 
-/** The worker bundle: beside this bundle, or in a folder above it (tests and benchmarks are bundled below out/). */
+/** The worker bundle (src/core/fs/workerBundle.ts). */
 export function jobLockWorkerFile(): string | undefined {
-  let d = typeof __dirname === 'string' ? __dirname : undefined;
-  for (let k = 0; d && k < 5; k++, d = nodePath.dirname(d)) {
-    const f = nodePath.join(d, WORKER_FILE);
-    if (nodeFs.existsSync(f)) return f;
-  }
-  return undefined;
+  return workerBundle(WORKER_FILE);
 }
 
 function onWorker(file: string, job: JobLockJob): Promise<JobLockRead> {

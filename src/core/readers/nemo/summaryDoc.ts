@@ -7,13 +7,12 @@
 // is placed at its line by asking the worker (JsonDocument.placeLater), once, at the end of the read. A small
 // summary, another port, or where no worker can start: read on this thread, with the same answers.
 import { Worker } from 'node:worker_threads';
-import * as nodeFs from 'node:fs';
-import * as nodePath from 'node:path';
 import type { FsPort } from '../../fs/port';
 import { NodeFs } from '../../fs/nodeFs';
 import type { Problem } from '../../model';
 import { issueProblems, locate, readJsonDocument, type JsonDocument } from '../jsonFile';
 import { SummaryReadSchema, isObj } from './summaryShape';
+import { workerBundle } from '../../fs/workerBundle';
 
 /** Summaries smaller than this are read on this thread (starting a worker costs more than it saves). */
 export const SUMMARY_WORKER_MIN_BYTES = 1 << 20;
@@ -38,14 +37,9 @@ export type SummaryMsg =
   | { kind: 'places'; places: Place[] }
   | { kind: 'failed'; message: string };
 
-/** The worker bundle: beside this bundle, or in a folder above it (tests and benchmarks are bundled below out/). */
+/** The worker bundle (src/core/fs/workerBundle.ts). */
 export function summaryDocWorkerFile(): string | undefined {
-  let d = typeof __dirname === 'string' ? __dirname : undefined;
-  for (let k = 0; d && k < 5; k++, d = nodePath.dirname(d)) {
-    const f = nodePath.join(d, WORKER_FILE);
-    if (nodeFs.existsSync(f)) return f;
-  }
-  return undefined;
+  return workerBundle(WORKER_FILE);
 }
 
 /**
