@@ -63,6 +63,7 @@ test('aggregationShards: a list or {"shards": [...]}, entries as paths or {"path
   assert.match(problems[0].message, new RegExp(`^${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/bad\\.json does not parse: .+`));
   // Without a problems list a bad sidecar is still [] (no throw).
   assert.deepEqual(await aggregationShards(nodeFs, `${d}/bad.json`), []);
+  assert.deepEqual(await aggregationShards(nodeFs, `${d}/noshards.json`), []);
 });
 
 test('healthReports: linked only when the report is a file, at least as new as the rollouts, and records them (or every shard)', async () => {

@@ -110,6 +110,7 @@ test('readManifestDataset: source, name and version of [dataset] only, in TOML\'
   assert.deepEqual(await manifest('[dataset]', '  name = "indented"', '\tversion = "tabbed"', 'source="tight"'),
     { name: 'indented', version: 'tabbed', source: 'tight' });
   assert.deepEqual(await manifest('[datasets]', 'name = "x"', '[dataset.extra]', 'version = "y"'), {});
+  assert.deepEqual(await manifest('source = "before any section"'), {});
   assert.deepEqual(await readManifestDataset(nodeFs, `${d}/gone`), {});
   fs.mkdirSync(`${d}/dir/manifest.toml`, { recursive: true });
   assert.deepEqual(await readManifestDataset(nodeFs, `${d}/dir`), {});
@@ -136,7 +137,9 @@ test('resolveIdentity: a flag, else this run\'s files, else the previous summary
   assert.deepEqual(resolveIdentity(undefined, withDigests, { target: null, dataset: {} }, 'f.json', problems), withDigests);
   assert.deepEqual(resolveIdentity({}, withDigests, undefined, 'f.json', problems), withDigests);
   assert.deepEqual(resolveIdentity({ target: null, taskset: null }, withDigests, { ...previous, target: 't-own' }, 'f.json', problems).target, null);
+  assert.deepEqual(resolveIdentity(undefined, withDigests, { target: 't-prev' }, 'f.json', problems).target, 't-own');
   assert.deepEqual(problems.map((p) => p.message.split(':')[0]), ["the earlier summary says agent 'ag-prev', this run's files say 'ag-own'",
     "the earlier summary says dataset.source 'src-prev', this run's files say 'src-own'", "the earlier summary says dataset.name 'n-prev', this run's files say 'n-own'",
-    "the earlier summary says dataset.version 'v-prev', this run's files say 'v-own'", "the earlier summary says dataset.folder '/prev', this run's files say '/own'"]);
+    "the earlier summary says dataset.version 'v-prev', this run's files say 'v-own'", "the earlier summary says dataset.folder '/prev', this run's files say '/own'",
+    "the earlier summary says target 't-prev', this run's files say 't-own'"]);
 });

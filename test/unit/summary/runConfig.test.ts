@@ -27,6 +27,7 @@ test('run config keys: quoted keys, a colon without a space is not a key, keys r
   assert.deepEqual(y('"a: b": c', "'q': r", 'url: http://h:80/x', 'not a key', 'k:v', 'a"b: c', '~: n'),
     { 'a: b': 'c', q: 'r', url: 'http://h:80/x', 'a"b': 'c', null: 'n' });
   assert.deepEqual(y('l:', '  - k:v'), { l: ['k:v'] });
+  assert.deepEqual(y("'a: b': c"), { 'a: b': 'c' });
 });
 
 test('run config blocks: nesting by indentation, a list at its key\'s indentation, empty values, tabs, blank lines, ---', () => {
@@ -36,6 +37,7 @@ test('run config blocks: nesting by indentation, a list at its key\'s indentatio
   assert.deepEqual(y('a:', '\tb: 1', 'c: 2'), { a: { b: '1' }, c: '2' });
   assert.deepEqual(y('a: 1', '   ', '', 'b: 2'), { a: '1', b: '2' });
   assert.deepEqual(y('---', '- a', '- b'), ['a', 'b']);
+  assert.deepEqual(y('---   # document', '- a'), ['a']);
   // A block scalar (`|`, `>`) is not read, but what follows it still is.
   assert.equal((y('a: |', '  some text', 'b: 1') as Record<string, unknown>).b, '1');
   assert.equal((y('a: >', '  some text', 'b: 1') as Record<string, unknown>).b, '1');
@@ -50,6 +52,9 @@ test('run config lists: items that are mappings (keys aligned after the dash), b
   assert.deepEqual(y('l:', '-  "a: b"', '-   spaced  '), { l: ['a: b', 'spaced'] });
   assert.deepEqual(y('l:', '-', '  name: x', '-', '- b', '-'), { l: [{ name: 'x' }, null, 'b', null] });
   assert.deepEqual(y('l:', '  -', '    - a', '    - b'), { l: [['a', 'b']] });
+  // An item at another indentation ends the inner list; a less indented item after `key:` is not its value.
+  assert.deepEqual(y('l:', '  - a', '  -', '    - x', '  - b'), { l: ['a', ['x'], 'b'] });
+  assert.deepEqual(y('top:', '  a:', '- x'), { top: { a: null } });
 });
 
 test('run config reader: deeper nesting than the stack allows reads as nothing, without throwing', () => {
@@ -84,6 +89,8 @@ test('run config identity: the first server with a taskset, the first agent, the
   for (const nr of ['3x', 'x3', '', '-1', '1.5']) assert.equal(runConfigIdentity(y(`num_repeats: ${nr}`)).numRepeats, undefined, nr);
   assert.equal(runConfigIdentity(y('num_repeats: 7')).numRepeats, 7);
   assert.deepEqual(runConfigIdentity(y('- a', '- b')), {});
+  // An agent instance is one that inherits (`_inherit_from`) and has responses_api_agents.
+  assert.deepEqual(runConfigIdentity(y('a:', '  responses_api_agents:', '    x: {}')), {});
   // The top level must be a mapping: a list of instances is not a run config.
   assert.deepEqual(runConfigIdentity(y('- resources_servers:', '    x:', '      tasksets:', '        ts: {}')), {});
   // An empty tasksets mapping names no taskset (and so no resources server).
