@@ -173,3 +173,16 @@ test('preparedIdentity: the first string taskset; digests of rows that name a ta
     { task_id: { taskset: 'ts2', task_id: 'c' } }]));
   assert.deepEqual(await preparedIdentity(ctxOf([]), `${d}/rows.jsonl`), { digests: { plain: 'd0', b: 'd1' }, taskset: 'ts1' });
 });
+
+test('a byte order mark is skipped only at the start of the file; a cut-off last line without an identity says just that', async () => {
+  const d = posix(tmpDir('rows-bom'));
+  fs.writeFileSync(`${d}/r.jsonl`, '{"_ng_task_id": "a", "_ng_rollout_index": 0}\n\ufeff{"_ng_task_id": "b", "_ng_rollout_index": 0}\n{"_ng_');
+  const problems: Problem[] = [];
+  const sel = new Selection();
+  await readRows(ctxOf(problems), `${d}/r.jsonl`, 'result', sel, true, acc(), new Set());
+  assert.deepEqual([...sel.tasks.values()].map((t) => t.taskId), ['a']);
+  assert.deepEqual(problems.map((p) => [p.line, p.severity, p.code, p.code === 'parse-error' ? '' : p.message]), [
+    [2, 'error', 'parse-error', ''],
+    [3, 'warning', 'incomplete-tail', 'line 3 is cut off (no newline at the end of the file: a killed run, or one still writing): left out'],
+  ]);
+});
