@@ -22,6 +22,7 @@ const now: () => number = typeof performance !== 'undefined' ? () => performance
  */
 export class TimeSlice {
   private start = now();
+  private pending: Promise<void> | undefined;
 
   constructor(private readonly ms = SLICE_MS) {}
 
@@ -30,8 +31,16 @@ export class TimeSlice {
     return now() - this.start > this.ms;
   }
 
-  async yield(): Promise<void> {
-    await yieldTurn();
-    this.start = now();
+  /**
+   * A turn of the event loop, then a new slice. Callers that ask while a turn is pending share it: workers running
+   * side by side on one TimeSlice get one slice per turn between them (each with its own turn, every one of them
+   * started a fresh slice as it resumed: 32 workers held the event loop 32 slices at a time).
+   */
+  yield(): Promise<void> {
+    this.pending ??= yieldTurn().then(() => {
+      this.start = now();
+      this.pending = undefined;
+    });
+    return this.pending;
   }
 }
