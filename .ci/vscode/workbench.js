@@ -50,6 +50,13 @@ async function openView(page, container, view, timeout) {
     await item.waitFor({ state: 'visible', timeout: t });
     await item.click();
     await page.mouse.move(700, 500); // no hover tooltip over the icon in screenshots
+    // A click on the active container's icon toggles the side bar: when the view was still being restored (after a
+    // reload), the check above missed it and the click hid the side bar. Then it is shown again.
+    const seen = await shown.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false);
+    if (!seen && !(await page.locator('.part.sidebar').isVisible().catch(() => false))) {
+      await item.click();
+      await page.mouse.move(700, 500);
+    }
   }
   await shown.waitFor({ state: 'visible', timeout: t });
   await widenSideBar(page, 560);

@@ -44,6 +44,8 @@ let rawView = saved.raw ?? false;
 let expandAll: boolean | null = saved.expandAll ?? null;
 /** A step asked for (deep link, restored state) that is not read yet: selected when it arrives. */
 let wantStep: number | null = null;
+/** wantStep for "the last step, whatever the count" (End before every row is in). */
+const LAST_STEP = Number.MAX_SAFE_INTEGER;
 document.body.classList.toggle('raw', rawView);
 
 function save(): void {
@@ -173,7 +175,13 @@ document.addEventListener('keydown', (e) => {
     case 'r': toggleRaw(); break;
     case 'c': if (list.selected !== null) post({ type: 'copyStep', index: list.selected }); break;
     case 'Home': e.preventDefault(); select(0); break;
-    case 'End': e.preventDefault(); if (init) select(init.rows.length - 1); break;
+    case 'End':
+      e.preventDefault();
+      if (!init) break;
+      select(init.rows.length - 1);
+      // Pressed while a long outline is still arriving: the last step, not the last row in so far (selected once in).
+      if (rowsComing(init)) { wantStep = LAST_STEP; save(); }
+      break;
     default: break;
   }
 });
