@@ -6,6 +6,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** `s` as a regular expression that matches it literally. */
+const escapeRe = (s) => String(s).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function waitForWorkbench(page, timeout) {
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeout || 60000 });
@@ -29,19 +31,19 @@ function activityItem(page, title) {
 }
 
 /**
- * Opens the view container titled `container` (clicking its activity-bar icon unless the view is already shown) and
- * waits for the view titled `view`: its pane header, or the side bar's title when the view is alone in its container.
- */
-/**
  * The side bar's pane header of the view titled exactly `view` (case aside): a folder named "my-runs" in the Explorer
  * has a pane header too, and a loose match on "Runs" took it for the Runs view (the click on the Harbor icon was
  * then skipped).
  */
 function paneHeader(page, view) {
-  const exact = new RegExp(`^\\s*${String(view).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'i');
+  const exact = new RegExp(`^\\s*${escapeRe(view)}\\s*$`, 'i');
   return page.locator('.sidebar .pane-header:visible').filter({ has: page.locator('h3.title', { hasText: exact }) }).first();
 }
 
+/**
+ * Opens the view container titled `container` (clicking its activity-bar icon unless the view is already shown) and
+ * waits for the view titled `view`: its pane header, or the side bar's title when the view is alone in its container.
+ */
 async function openView(page, container, view, timeout) {
   const t = timeout || 30000;
   const shown = page.locator('.sidebar .composite.title .title-label:visible', { hasText: view }).or(paneHeader(page, view)).first();
@@ -67,7 +69,7 @@ async function openView(page, container, view, timeout) {
 
 function textMatcher(label) {
   if (label instanceof RegExp) return label;
-  return new RegExp(String(label).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+  return new RegExp(escapeRe(label), 'i');
 }
 
 /** The first side-bar tree row whose text matches `label` (a string, loosely and case-insensitively, or a RegExp). */
@@ -77,7 +79,7 @@ function treeRow(page, label) {
 
 /** The first side-bar tree row whose label (not its description) is exactly `label`. */
 function treeItem(page, label) {
-  const exact = new RegExp(`^\\s*${String(label).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  const exact = new RegExp(`^\\s*${escapeRe(label)}\\s*$`);
   return page.locator('.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
 }
 

@@ -36,9 +36,7 @@ export class TrainingTable {
   private readonly born = new Map<string, number>();
   badLines = 0;
   live = false;
-  /** Where a read of the file grown by appending goes on from (after its last line with a newline). */
-  resume: JsonlPosition = { byte: 0, line: 0 };
-  /** What tells, at the next read, that the file has only grown since this one. */
+  /** Where the read that made this table ended, and what tells at the next read that the file has only grown since. */
   mark: AppendMark | undefined;
   /** What a last line without a newline added (a row, or a bad line): read again by the next read, so taken back. */
   tail = { rows: 0, bad: 0 };
@@ -82,7 +80,6 @@ export class TrainingTable {
     for (const [k, i] of this.born) t.born.set(k, i);
     t.badLines = this.badLines;
     t.live = this.live;
-    t.resume = this.resume;
     t.mark = this.mark;
     t.tail = { ...this.tail };
     return t;
@@ -101,6 +98,11 @@ export class TrainingTable {
 
   get size(): number {
     return this.n;
+  }
+
+  /** Where a read of the file grown by appending goes on from (after its last line with a newline). */
+  get resume(): JsonlPosition {
+    return this.mark?.resume ?? { byte: 0, line: 0 };
   }
 
   /** The step of row i. */
@@ -167,7 +169,6 @@ export async function readTrainingTable(fs: FsPort, path: string, prev?: Trainin
     if (p.line !== undefined && p.line > res.resume.line) t.tail.bad++;
   }
   t.live = res.incompleteTail;
-  t.resume = res.resume;
   t.lastRead = { continued, rows: t.size - before };
   t.mark = await markAt(fs, path, res.resume);
   return t;

@@ -41,8 +41,8 @@ export class DashboardHost {
     const key = `${st.size}:${st.mtimeMs}`;
     if (this.cache?.path !== file || this.cache.key !== key) {
       const t0 = Date.now();
-      // metrics.jsonl is append-only: a file that grew is read on from where the last read ended.
-      const prev = this.cache?.path === file && st.size >= this.cache.table.resume.byte ? this.cache.table : undefined;
+      // metrics.jsonl is append-only: a file that only grew is read on from where the last read ended (readTrainingTable checks).
+      const prev = this.cache?.path === file ? this.cache.table : undefined;
       const { value: table, blockedMs } = await withLongestBlock(() => readTrainingTable(this.fs, file, prev));
       this.cache = { path: file, key, table };
       const added = table.lastRead.continued ? ` (${table.lastRead.rows} new)` : '';
