@@ -44,10 +44,15 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 const SLASH = 0x2f;
 
-/** A container's children: [start, end) of each value, by key (the first of a key given twice) or by index. */
+/**
+ * A container's children read so far: [start, end) of each value, by key (the first of a key given twice) or by
+ * index; `next` is where reading goes on (-1 once the container is read to its end).
+ */
 interface Container {
-  keys?: Map<string, [number, number]>;
-  items?: [number, number][];
+  isObject: boolean;
+  keys: Map<string, [number, number]>;
+  items: [number, number][];
+  next: number;
 }
 
 /** The offset after whitespace (a byte order mark included) and comments from i. */
@@ -65,14 +70,20 @@ function skipSpace(text: string, i: number): number {
   return i;
 }
 
-/** The offset after the string that opens at i (its closing quote included), or the text's end. */
+/**
+ * The offset after the string that opens at i (its closing quote included), or the text's end. The next quote is
+ * found by indexOf (most of a run summary's text is inside strings: a character loop over them was most of the
+ * locator's time); it closes the string when an even number of backslashes stands right before it.
+ */
 function skipString(text: string, i: number): number {
-  for (i++; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5c) i++;
-    else if (c === QUOTE) return i + 1;
+  for (let from = i + 1; ;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return text.length;
+    let b = q - 1;
+    while (b > i && text.charCodeAt(b) === 0x5c) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+    from = q + 1;
   }
-  return text.length;
 }
 
 /** The end of the value that starts at i (a container up to its closing bracket, or the text's end), -1 for none. */
@@ -104,21 +115,21 @@ function keyOf(literal: string): string {
   try { return JSON.parse(literal) as string; } catch { return literal.slice(1, -1); }
 }
 
-/** The children of the object or array that opens at `offset`, as far as the text reads as JSON. */
-function indexContainer(text: string, offset: number): Container {
-  const isObject = text.charCodeAt(offset) === OPEN_OBJECT;
-  const close = isObject ? CLOSE_OBJECT : CLOSE_ARRAY;
-  const keys = new Map<string, [number, number]>();
-  const items: [number, number][] = [];
-  let i = offset + 1;
+/**
+ * Reads the container's next child (as far as the text reads as JSON); false when there is none. Children are read
+ * only as far as a query needs (a key near the top of a run summary is found without skipping its 40 MB of tasks).
+ */
+function readChild(text: string, c: Container): boolean {
+  const close = c.isObject ? CLOSE_OBJECT : CLOSE_ARRAY;
+  let i = c.next;
   for (;;) {
     i = skipSpace(text, i);
-    const c = text.charCodeAt(i);
-    if (i >= text.length || c === close) break;
-    if (c === COMMA) { i++; continue; }
+    const ch = text.charCodeAt(i);
+    if (i >= text.length || ch === close) break;
+    if (ch === COMMA) { i++; continue; }
     let key = '';
-    if (isObject) {
-      if (c !== QUOTE) break;
+    if (c.isObject) {
+      if (ch !== QUOTE) break;
       const keyEnd = skipString(text, i);
       key = keyOf(text.slice(i, keyEnd));
       i = skipSpace(text, keyEnd);
@@ -127,18 +138,32 @@ function indexContainer(text: string, offset: number): Container {
     }
     const end = valueEnd(text, i);
     if (end < 0) break;
-    if (!isObject) items.push([i, end]);
-    else if (!keys.has(key)) keys.set(key, [i, end]);
-    i = end;
+    if (!c.isObject) c.items.push([i, end]);
+    else if (!c.keys.has(key)) c.keys.set(key, [i, end]);
+    c.next = end;
+    return true;
   }
-  return isObject ? { keys } : { items };
+  c.next = -1;
+  return false;
+}
+
+/** The child at `seg` of the container: read up to it (the first of a key given twice), or to the end. */
+function childAt(text: string, c: Container, seg: string | number): [number, number] | undefined {
+  if ((typeof seg === 'number') === c.isObject) return undefined; // an index into an object, a key into an array
+  const got = () => (typeof seg === 'number' ? c.items[seg] : c.keys.get(seg));
+  for (;;) {
+    const found = got();
+    if (found || c.next < 0 || !readChild(text, c)) return found;
+  }
 }
 
 /**
  * A JSON text that answers span queries (one per file, queried per problem) without a syntax tree of the whole
- * document: the containers along a queried path are indexed on first visit (their children's offsets, keys decoded),
- * every other value is skipped by a character scan. A 40 MB run summary with a few hundred problems costs one scan
- * and a few small indexes, where a full tree took seconds and hundreds of megabytes. Comments and trailing commas are
+ * document: the containers along a queried path are read as far as the query needs (their children's offsets, keys
+ * decoded, kept for the next query), every value before the one wanted is skipped by a scan (strings by indexOf). A
+ * 40 MB run summary with a few hundred problems costs at most one scan and a few small indexes (none of the tasks'
+ * text when the problems are in the keys before them), where a full tree took seconds and hundreds of megabytes.
+ * Comments and trailing commas are
  * tolerated, as editors do; a text that stops being JSON answers as far as it reads as JSON.
  */
 export class JsonLocator {
@@ -149,7 +174,10 @@ export class JsonLocator {
 
   constructor(private readonly text: string) {
     const at = skipSpace(text, 0);
-    this.root = at < text.length && valueEnd(text, at) >= 0 ? at : -1;
+    // Only a scalar can fail to be a value (a container or string runs to its end or the text's): a container is not
+    // scanned here (at 40 MB that scan was a second pass over the text before the first query).
+    const c = text.charCodeAt(at);
+    this.root = at < text.length && (c === OPEN_OBJECT || c === OPEN_ARRAY || c === QUOTE || valueEnd(text, at) >= 0) ? at : -1;
   }
 
   /** Zero-based position of an offset. */
@@ -164,7 +192,7 @@ export class JsonLocator {
     if (c !== OPEN_OBJECT && c !== OPEN_ARRAY) return undefined;
     let found = this.containers.get(offset);
     if (!found) {
-      found = indexContainer(this.text, offset);
+      found = { isObject: c === OPEN_OBJECT, keys: new Map(), items: [], next: offset + 1 };
       this.containers.set(offset, found);
     }
     return found;
@@ -176,7 +204,7 @@ export class JsonLocator {
     let end = -1;
     for (const seg of jsonPath) {
       const c = this.container(start);
-      const child = typeof seg === 'number' ? c?.items?.[seg] : c?.keys?.get(seg);
+      const child = c && childAt(this.text, c, seg);
       if (!child) break;
       [start, end] = child;
     }

@@ -85,6 +85,19 @@ test('a large document is answered without indexing what no path goes through', 
   assert.ok(indexed <= 1 + 1 + 3 * 3, `indexed ${indexed} containers: the top object, tasks, and each path's task, repeats and repeat`);
 });
 
+test('a key before a large value is found without reading past it; a later key, a missing one and a repeated one still answer', () => {
+  const tasks = Array.from({ length: 2000 }, (_, i) => ({ task_id: `t${i}`, note: 'a "quoted" \\ back\\slash\\' }));
+  const text = `{"missing_paths": ["a", "b"], "tasks": ${JSON.stringify(tasks, null, 2)}, "after": 1, "missing_paths": [], "end": {"x": [1, 2]}}`;
+  const loc = new JsonLocator(text);
+  const read = () => [...(loc as unknown as { containers: Map<number, { next: number }> }).containers.values()][0].next;
+  assert.deepEqual(loc.spanOf(['missing_paths', 1]), reference(text, ['missing_paths', 1]));
+  assert.ok(read() > 0 && read() < text.indexOf('"tasks"'), `the top object read to ${read()}, before its tasks at ${text.indexOf('"tasks"')}`);
+  for (const p of [['after'], ['missing_paths', 0], ['nowhere', 3], ['end', 'x', 1], ['tasks', 1999, 'note'], ['tasks', 'k'], ['end', 0]]) {
+    assert.deepEqual(loc.spanOf(p), reference(text, p), JSON.stringify(p));
+  }
+  assert.equal(read(), -1, 'read to its end once a key that is not there was asked for');
+});
+
 test('line starts: 0 and the offset after every newline, for any text (empty, leading, trailing, doubled, CRLF)', () => {
   const naive = (t: string) => {
     const out = [0];
