@@ -7,12 +7,16 @@
 // while it read the file (its log) are printed beside each: issue 12 asks that a 100k-line metrics.jsonl "plots without
 // freezing the webview or the host".
 // Run: node esbuild.mjs && node out/bench/trainingPaint.bench.js (real VS Code tools, installed like npm test).
-// Env: STEPS (default 100000), ROUNDS (default 3).
+// Env: STEPS (default 100000), ROUNDS (default 3); BENCH_PROFILE=<dir>: a CPU profile of the extension host from each
+// round's Enter until its charts are drawn (bench/hostProfiler.ts; read with out/bench/profileSummary.js).
+// Beside the host's blocks: an idle process's longest event-loop delay over the same window (bench/idleControl.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { openView, runCommand, waitForWorkbench } from '../.ci/vscode/workbench';
 import { generateViewerData, viewerLarge } from '../scripts/sample-runs/viewerData';
+import { HostProfiler } from './hostProfiler';
+import { IdleControl } from './idleControl';
 import { harborRunsLogs, inWorkbench } from './workbenchSession';
 
 const STEPS = Number(process.env.STEPS) || 100_000;
@@ -81,7 +85,7 @@ async function main(): Promise<void> {
     metrics = path.join(r.projectDir, 'runs', 'long-run', 'train', 'metrics.jsonl');
     console.log(`training paint: ${STEPS} steps, metrics.jsonl ${(fs.statSync(metrics).size / 1e6).toFixed(1)} MB, generated in ${((Date.now() - g0) / 1000).toFixed(1)} s`);
   };
-  await inWorkbench('training-paint', fill, async ({ repo, page, userDataDir }) => {
+  await inWorkbench('training-paint', fill, async ({ repo, page, userDataDir, serverPid }) => {
     await waitForWorkbench(page, 60_000);
     await openView(page, 'Harbor', 'Runs', 60_000);
     await page.locator('.sidebar .monaco-list-row').first().waitFor({ state: 'visible', timeout: 300_000 });
@@ -89,6 +93,9 @@ async function main(): Promise<void> {
     const zooms: number[] = [];
     const appends: number[] = [];
     let last = STEPS;
+    const profiler = process.env.BENCH_PROFILE ? await HostProfiler.attach(serverPid) : undefined;
+    const control = new IdleControl();
+    const idle = async () => `; an idle process meanwhile ${await control.max()} ms`;
     for (let i = 1; i <= ROUNDS; i++) {
       await runCommand(page, 'Harbor: Open Run Overview');
       const pick = page.locator('.quick-input-widget input');
@@ -96,7 +103,9 @@ async function main(): Promise<void> {
       await pick.fill(LABEL);
       await page.locator('.quick-input-list .monaco-list-row', { hasText: LABEL }).first().waitFor({ timeout: 60_000 });
       await page.waitForTimeout(300);
+      await profiler?.start();
       const t0 = Date.now();
+      control.reset();
       await page.keyboard.press('Enter');
       const frame = overviewFrame(page);
       await frame.locator('section.training').waitFor({ state: 'attached', timeout: 120_000 });
@@ -104,7 +113,8 @@ async function main(): Promise<void> {
       await chartsAt(frame, `– ${last});`, 120_000);
       const first = Date.now() - t0;
       firsts.push(first);
-      console.log(`  round ${i}: charts of ${last} steps drawn ${first} ms after Enter; webview (page load included): ${await longTasks(frame)}; ${hostFigures(userDataDir)}`);
+      console.log(`  round ${i}: charts of ${last} steps drawn ${first} ms after Enter; webview (page load included): ${await longTasks(frame)}; ${hostFigures(userDataDir)}${await idle()}`);
+      if (profiler) console.log(`    extension host profile: ${await profiler.stop(path.join(process.env.BENCH_PROFILE!, `training-${i}-${Date.now()}.cpuprofile`))}`);
       if (i === 1) {
         await frame.locator('section.training').scrollIntoViewIfNeeded();
         fs.mkdirSync(path.join(repo, 'screenshots'), { recursive: true });
@@ -130,14 +140,17 @@ async function main(): Promise<void> {
       const lines: string[] = [];
       for (let s = last + 1; s <= last + 1000; s++) lines.push(JSON.stringify({ step: s, reward: 0.5, reward_std: 0.1, loss: 0.2, kl: 0.01, entropy: 0.5, ratio: 1, n_unscorable: 0 }));
       const a0 = Date.now();
+      control.reset();
       fs.appendFileSync(metrics, lines.join('\n') + '\n');
       last += 1000;
       await chartsAt(frame, `– ${last});`, 120_000);
       appends.push(Date.now() - a0);
-      console.log(`    1,000 steps appended: charts at step ${last} ${Date.now() - a0} ms after the write; webview: ${await longTasks(frame)}; ${hostFigures(userDataDir)}`);
+      console.log(`    1,000 steps appended: charts at step ${last} ${Date.now() - a0} ms after the write; webview: ${await longTasks(frame)}; ${hostFigures(userDataDir)}${await idle()}`);
       await runCommand(page, 'View: Close All Editors');
       await page.waitForTimeout(500);
     }
+    profiler?.close();
+    control.stop();
     console.log(`training paint: median of ${ROUNDS} rounds: first charts ${median(firsts)} ms, zoom ${median(zooms)} ms, append followed in ${median(appends)} ms`);
   });
 }

@@ -12,7 +12,6 @@
 // Run: node esbuild.mjs && node out/bench/trajectoryPaint.bench.js (real VS Code tools, installed like npm test).
 // Env: STEPS (10000), MB (100), ROUNDS (3); BENCH_PROFILE=<dir>: a CPU profile of the extension host for each round,
 // from the Enter until everything is read (bench/hostProfiler.ts; read with out/bench/profileSummary.js).
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -20,6 +19,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { runCommand, waitForWorkbench, webviewFrame } from '../.ci/vscode/workbench';
 import { bigTrajectory } from '../scripts/sample-runs/atifFeatures';
 import { HostProfiler } from './hostProfiler';
+import { IdleControl } from './idleControl';
 import { harborRunsLogs, inWorkbench } from './workbenchSession';
 
 const STEPS = Number(process.env.STEPS) || 10_000;
@@ -38,23 +38,6 @@ function hostFigures(dir: string): { delay: number[]; firstPage: number[]; read:
     for (const m of text.matchAll(/trajectory: \S*big\/agent\/trajectory\.json read in (\d+) ms.*event-loop delay while loading (\d+) ms/g)) { out.read.push(Number(m[1])); out.delay.push(Number(m[2])); }
   }
   return out;
-}
-
-/**
- * A control: a process that does nothing but keep a 10 ms timer, its event-loop delay measured like the extension
- * host's (monitorEventLoopDelay). What it sees while a round loads is the machine's scheduling, not anybody's code.
- */
-class IdleControl {
-  private readonly child = spawn(process.execPath, ['-e', `
-    const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 }); h.enable();
-    require('node:readline').createInterface({ input: process.stdin }).on('line', (l) => {
-      if (l === 'reset') h.reset(); else process.stdout.write(Math.round(h.max / 1e6) + '\\n');
-    });`], { stdio: ['pipe', 'pipe', 'inherit'] });
-  reset(): void { this.child.stdin.write('reset\n'); }
-  max(): Promise<number> {
-    return new Promise((resolve) => { this.child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))); this.child.stdin.write('max\n'); });
-  }
-  stop(): void { this.child.kill(); }
 }
 
 /** The extension's log lines with their time (epoch ms): `<date> <time> [level] text`. */
