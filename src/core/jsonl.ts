@@ -2,8 +2,8 @@
 // a partial last line (a run still writing) reported as an incomplete tail rather than an error, long lines handled.
 import { DEFAULT_MAX_FILE_BYTES, type FsPort } from './fs/port';
 import type { Problem } from './model';
-import { parseJsonBounded } from './jsonDepth';
-import { duplicateKeyOf, invalidUtf8At, pathText, sanitizeNumbers, startsWithBom } from './honestInput';
+import { MAX_JSON_DEPTH, TooDeepError } from './jsonDepth';
+import { duplicateKeyOf, invalidUtf8At, pathText, scanJsonText, startsWithBom, walkParsed } from './honestInput';
 
 export interface JsonlLine {
   /** 1-based line number. */
@@ -111,7 +111,10 @@ export interface JsonlReadResult {
 }
 
 export interface JsonlReadOptions {
-  /** Parses one line's text; defaults to JSON.parse. Throwing marks the line as a parse error. */
+  /**
+   * Parses one line's text; defaults to JSON.parse of text nested at most MAX_JSON_DEPTH deep. Throwing marks the line
+   * as a parse error.
+   */
   parse?: (text: string, bytes: Uint8Array) => unknown;
   /** Stop collecting problems after this many (the count is still reported). Default 200. */
   maxProblems?: number;
@@ -133,7 +136,6 @@ export async function readJsonl(
   onRow: (value: Record<string, unknown>, line: number, terminated: boolean) => void | Promise<void>,
   opts: JsonlReadOptions = {},
 ): Promise<JsonlReadResult> {
-  const parse = opts.parse ?? ((text: string) => parseJsonBounded(text));
   const maxProblems = opts.maxProblems ?? 200;
   const problems: Problem[] = [];
   let dropped = 0;
@@ -166,9 +168,17 @@ export async function readJsonl(
       }
       let value: unknown;
       let text = '';
+      // The keys the line writes, from the one pass over its text that also bounds its depth (none: a custom parse).
+      let written: number | undefined;
       try {
         text = decoder.decode(body);
-        value = parse(text, body);
+        if (opts.parse) value = opts.parse(text, body);
+        else {
+          const scan = scanJsonText(text, MAX_JSON_DEPTH);
+          if (scan.deepAt >= 0) throw new TooDeepError(scan.deepAt);
+          value = JSON.parse(text);
+          written = scan.writtenKeys;
+        }
       } catch (e) {
         if (!terminated) {
           incompleteTail = true;
@@ -184,12 +194,14 @@ export async function readJsonl(
         add({ file: path, line, severity: 'error', code: 'not-object', message: `line ${line} is not a JSON object` });
         continue;
       }
-      const dup = duplicateKeyOf(text, value);
+      // One walk of the parsed row: the keys it kept (a key written twice is kept once) and numbers beyond a double.
+      const walked = walkParsed(value, 5);
+      const dup = duplicateKeyOf(text, value, written === undefined ? undefined : { written, kept: walked.keptKeys });
       if (dup) {
         add({ file: path, line, severity: 'warning', code: 'duplicate-key',
           message: `line ${line} gives the key "${dup.key.slice(0, 200)}" twice in one object: the last one is read` });
       }
-      for (const at of sanitizeNumbers(value, 5)) {
+      for (const at of walked.outOfRange) {
         add({ file: path, line, severity: 'warning', code: 'number-out-of-range',
           message: `line ${line} ${pathText(at)} is a number beyond what a double holds (it reads as Infinity): read as no value` });
       }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { MemFs } from '../../../scripts/sample-runs/memFs';
 import { jsonlLines, readJsonl, type JsonlLine } from '../../../src/core/jsonl';
 import type { Problem } from '../../../src/core/model';
+import { MAX_JSON_DEPTH } from '../../../src/core/jsonDepth';
 
 const text = (l: JsonlLine) => ({ line: l.line, text: Buffer.from(l.bytes).toString('latin1'), terminated: l.terminated, tooLong: l.tooLong });
 
@@ -109,6 +110,18 @@ test('readJsonl: lines over the limit are said with the limit (given, else the p
   assert.deepEqual(capped.problems[3], { file: '/r.jsonl', severity: 'warning', code: 'more-problems', message: '2 more problems in /r.jsonl not listed' });
   const atCap = await read('1\n2\n3\n', { maxProblems: 3 });
   assert.equal(atCap.problems.length, 3, 'exactly the cap: no more-problems line');
+});
+
+test('readJsonl: a line nested deeper than MAX_JSON_DEPTH is a parse error naming where (not a stack overflow); at the bound it is read', async () => {
+  const deep = `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+  const atBound = `{"a":${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}}`;
+  const over = `{"a":${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}}`;
+  const r = await read(`{"x":1}\n${deep}\n${atBound}\n${over}\n{"y":2}\n`);
+  assert.deepEqual(r.rows.map(([, line]) => line), [1, 3, 5]);
+  assert.deepEqual(r.problems, [
+    p(2, 'error', 'parse-error', `line 2 is not valid JSON: nested more than ${MAX_JSON_DEPTH} levels deep at offset ${5 + MAX_JSON_DEPTH - 1} (not read)`),
+    p(4, 'error', 'parse-error', `line 4 is not valid JSON: nested more than ${MAX_JSON_DEPTH} levels deep at offset ${5 + MAX_JSON_DEPTH - 1} (not read)`),
+  ]);
 });
 
 test('readJsonl: with its own parser, a line whose first byte is not UTF-8 is said too', async () => {
