@@ -3,7 +3,7 @@
 // in screenshots/bench-<name>-failure.png when the benchmark throws, and everything stopped and removed afterwards.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import * as tools from '../.ci/vscode/tools';
 
 export interface WorkbenchSession {
@@ -96,5 +96,18 @@ export async function waitFor<T>(what: string, fn: () => T | undefined, timeoutM
     if (v !== undefined) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await tools.sleep(pollMs);
+  }
+}
+
+/**
+ * Waits until `loc` is visible, looking every 20 ms. For timings: Playwright's own wait, through frames that do not
+ * exist yet (a webview being made), retries at growing intervals (up to 500 ms and more), so it sees a paint late by
+ * up to that much; each look here is one round trip to the browser.
+ */
+export async function visibleSoon(loc: Locator, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await loc.isVisible().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`not visible within ${timeoutMs} ms: ${String(loc)}`);
+    await tools.sleep(20);
   }
 }
