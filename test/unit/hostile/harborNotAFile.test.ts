@@ -56,3 +56,23 @@ test('Harbor trial: result.json a FIFO, reward.txt a link to /dev/zero, trajecto
   assert.equal(e.reward, 1);
   assert.deepEqual(e.missing, []);
 });
+
+test('Harbor trial without config.json whose result.json is a FIFO or a folder, the job still running: still an attempt, not-a-file said', { timeout: 30_000 }, async () => {
+  const jobs = tempDir('harbor-nf-running-');
+  const job = await generateHarborJob(jobs, { ...spec(), finished: false });
+  const dirOf = (i: number) => `${job.jobDir}/${job.trials[i].name}`;
+  for (const i of [0, 1]) fs.rmSync(`${dirOf(i)}/config.json`, { force: true });
+  fs.rmSync(`${dirOf(0)}/result.json`);
+  makeFifo(`${dirOf(0)}/result.json`);
+  fs.rmSync(`${dirOf(1)}/result.json`);
+  fs.mkdirSync(`${dirOf(1)}/result.json`);
+  // A running trial whose result is not written yet: an attempt, and no problem (it is not missing yet).
+  fs.rmSync(`${dirOf(2)}/result.json`);
+
+  const run = await readHarborJob(new NodeFs(), job.jobDir);
+  assert.equal(run.tasks.flatMap((t) => t.attempts).length, 5, 'every trial folder is an attempt');
+  const codes = (i: number) => run.problems.filter((p) => p.file === `${dirOf(i)}/result.json`).map((p) => [p.code, p.message]);
+  assert.deepEqual(codes(0), [['not-a-file', `trial ${job.trials[0].name}: result.json is there but is not a regular file (a FIFO, a device, a socket or a broken link), so it was not read (a trial keeps its result there)`]]);
+  assert.deepEqual(codes(1), [['not-a-file', `trial ${job.trials[1].name}: result.json is there but is a folder, so it was not read (a trial keeps its result there)`]]);
+  assert.deepEqual(codes(2), []);
+});

@@ -81,6 +81,8 @@ function topFileEvidence(list: EvidenceList, t: TrialFiles, r: ResultRead, jobFi
   const at = (n: string) => joinPath(t.dir, n);
   if (r.state !== 'absent') list.present('result', 'result.json', at('result.json'));
   else if (jobFinished) list.absent('result', 'result.json', at('result.json'), 'the job finished and this trial has no result', false, entries.get('result.json'));
+  // Something else under the name (a folder, a FIFO) is never a result still being written: said while the job runs too.
+  else if (entries.has('result.json')) list.absent('result', 'result.json', at('result.json'), 'a trial keeps its result there', false, entries.get('result.json'));
   if (entries.get('config.json') === 'file') list.present('config', 'config.json', at('config.json'));
   if (entries.get('lock.json') === 'file') list.present('config', 'lock.json', at('lock.json'));
   if (entries.get('trial.log') === 'file') list.present('trial-log', 'trial.log', at('trial.log'));

@@ -108,10 +108,13 @@ export async function gatherTrialFolders(fs: FsPort, jobDir: string, names: read
   return trials;
 }
 
-/** Whether the folder is a trial: it has config.json or result.json (harbor view's rule). */
+/**
+ * Whether the folder is a trial: config.json or result.json is there (harbor view's rule: the path exists, whatever
+ * it is; one that is not a regular file is the trial's not-a-file problem, not a reason to leave the trial out).
+ */
 export function isTrialFolder(t: TrialFiles): boolean {
   const entries = listingOf(t, '');
-  return entries.get('config.json') === 'file' || entries.get('result.json') === 'file';
+  return entries.has('config.json') || entries.has('result.json');
 }
 
 /** What stage 2 asks of one trial, from what stage 1 found and what its result said. */
