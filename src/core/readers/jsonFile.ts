@@ -21,8 +21,6 @@ export interface JsonDocument {
    * out, and the reader places its problems at the end in one request (placeDeferred).
    */
   placeLater?: (paths: (string | number)[][]) => Promise<({ line: number; column: number } | undefined)[]>;
-  /** Lets go of what holds the text (the worker), when placeLater is not going to be asked. */
-  release?: () => void;
 }
 
 /** 1-based line and column of a character offset in text. */

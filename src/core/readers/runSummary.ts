@@ -32,11 +32,7 @@ async function cleanTempsOnRead(fs: FsPort, summaryPath: string): Promise<void> 
 export async function readRunSummary(fs: FsPort, summaryPath: string, workerMinBytes?: number): Promise<Run> {
   await cleanTempsOnRead(fs, summaryPath);
   const { doc, validated } = await readSummaryDocument(fs, summaryPath, workerMinBytes);
-  try {
-    return await runFromSummaryDocument(fs, doc, { summaryPath, anchor: summaryPath, virtual: false, ...(validated ? { validated } : {}) });
-  } finally {
-    doc.release?.();
-  }
+  return runFromSummaryDocument(fs, doc, { summaryPath, anchor: summaryPath, virtual: false, ...(validated ? { validated } : {}) });
 }
 
 /** A rollouts file that has no summary yet: the summary is built in memory and read like a written one. */

@@ -1,5 +1,5 @@
 // A large run summary is parsed and validated on a worker thread, its tasks sent back in slices, and the problems
-// found afterwards placed at their lines by the worker (src/core/readers/nemo/summaryDoc.ts): the run is the same,
+// found afterwards placed at their lines by a worker that reads the file again (src/core/readers/nemo/summaryDoc.ts): the run is the same,
 // byte for byte (problems' lines, columns and key order included), as the one read on this thread, for a good
 // summary, one with schema issues and missing evidence, one that does not parse and one that is not an object.
 import { test } from 'node:test';
@@ -9,7 +9,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { readRunSummary } from '../../../src/core/readers/runSummary';
-import { summaryDocWorkerFile } from '../../../src/core/readers/nemo/summaryDoc';
+import { placeDeferred, readSummaryDocument, summaryDocWorkerFile } from '../../../src/core/readers/nemo/summaryDoc';
+import { locate, readJsonDocument } from '../../../src/core/readers/jsonFile';
+import type { Problem } from '../../../src/core/model';
 import { writeRunSummary } from '../../../src/core/summary';
 import { generateNemoRun, nemoEveryCase, nemoLarge } from '../../../scripts/sample-runs/nemoGym';
 
@@ -60,6 +62,39 @@ test('a summary of many tasks comes back whole, in order, across several slices'
     const there = await readRunSummary(nfs, written.path, 0);
     assert.equal(there.tasks.length, 700);
     assert.equal(JSON.stringify(there), JSON.stringify(here));
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('problems are placed by reading the file again, only while it is the text that was parsed; the worker has ended by then', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
+  try {
+    const nfs = new NodeFs();
+    const gen = await generateNemoRun(`${root}/run`, nemoLarge(450, 2, 0));
+    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+    const text = fs.readFileSync(written.path, 'utf8');
+    const paths: (string | number)[][] = [['tasks', 449, 'repeats', 1, 'reward'], ['files'], ['tasks', 0]];
+    const here = await readJsonDocument(nfs, written.path, 'run summary');
+    const expected = paths.map((p) => locate(here, p));
+    assert.ok(expected.every((p) => p && p.line > 1));
+    const problem = (jsonPath: (string | number)[]): Problem => ({ file: written.path, jsonPath, severity: 'warning', code: 'x', message: 'x' });
+
+    const workers = () => process.getActiveResourcesInfo().filter((r) => r === 'Worker').length;
+    const before = workers();
+    const { doc, validated } = await readSummaryDocument(nfs, written.path, 0);
+    assert.ok(validated && doc.placeLater, 'read on the worker');
+    assert.equal(workers(), before, 'the summary worker has ended once the document is whole');
+    const same = paths.map(problem);
+    await placeDeferred(doc, same);
+    assert.deepEqual(same.map((p) => p.line === undefined ? undefined : { line: p.line, column: p.column }), expected);
+    assert.deepEqual(Object.keys(same[0]), ['file', 'line', 'column', 'jsonPath', 'severity', 'code', 'message']);
+
+    const again = await readSummaryDocument(nfs, written.path, 0);
+    fs.writeFileSync(written.path, `\n${text}`); // changed after it was parsed: its lines are not the ones read
+    const changed = paths.map(problem);
+    await placeDeferred(again.doc, changed);
+    assert.deepEqual(changed.map((p) => p.line), [undefined, undefined, undefined]);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

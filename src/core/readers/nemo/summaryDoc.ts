@@ -3,9 +3,13 @@
 // On a port whose paths Node reads (FsPort.nodeLocal) a large summary is read, parsed and validated on a worker
 // thread (summaryDocWorker.ts, bundled as out/summaryDocWorker.js); its value comes back in slices of tasks, each a
 // JSON text parsed in its own turn of the caller's event loop (a structured clone of the same objects cost the caller
-// more time, and kept ~0.9 KiB more per repeat: its strings are not shared as JSON.parse's keys are), and the 40 MB text stays on the worker: a problem found later
-// is placed at its line by asking the worker (JsonDocument.placeLater), once, at the end of the read. A small
-// summary, another port, or where no worker can start: read on this thread, with the same answers.
+// more time, and kept ~0.9 KiB more per repeat: its strings are not shared as JSON.parse's keys are). Each task is let
+// go on the worker once sent, and the worker ends with the last slice: its heap (the 40 MB text, the parsed tree, the
+// schema's copy: ~170 MB at 40,000 repeats) is not held beside the caller's model while the caller reads on. A problem
+// found later is placed at its line by a second worker that reads the file again (JsonDocument.placeLater), once, at
+// the end of the read, and only when the text is the one parsed (its digest); a file changed since leaves the problems
+// without a line. A small summary, another port, or where no worker can start: read on this thread, same answers.
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { FsPort } from '../../fs/port';
 import { NodeFs } from '../../fs/nodeFs';
@@ -22,18 +26,20 @@ const WHAT = 'run summary';
 const WORKER_FILE = 'summaryDocWorker.js';
 
 export interface SummaryJob { path: string; maxBytes?: number }
+/** A second worker's job: place these paths in the file, if its text is still the one parsed (`digest`). */
+export interface PlaceJob { path: string; maxBytes?: number; digest: string; paths: JsonPath[] }
 
 type JsonPath = (string | number)[];
 type Place = { line: number; column: number } | undefined;
 
-/** Caller → worker, after the job: the next slice, or where these paths are. */
-export type WorkerAsk = { more: true } | { paths: JsonPath[] };
+/** Caller → worker, after the job: the next slice. */
+export type WorkerAsk = { more: true };
 
 /** Worker → caller. */
 export type SummaryMsg =
   | { kind: 'head'; ok: boolean; problems: Problem[]; value: unknown; tasks: number }
   | { kind: 'tasks'; json: string }
-  | { kind: 'end' }
+  | { kind: 'end'; digest: string }
   | { kind: 'places'; places: Place[] }
   | { kind: 'failed'; message: string };
 
@@ -64,9 +70,8 @@ function onWorker(file: string, job: SummaryJob): Promise<JsonDocument> {
     const w = new Worker(file);
     let doc: JsonDocument | undefined;
     let tasks: unknown[] = [];
-    let placed: ((p: Place[]) => void) | undefined;
     let ended = false;
-    const stop = () => { if (!ended) { ended = true; void w.terminate(); } placed?.([]); placed = undefined; };
+    const stop = () => { if (!ended) { ended = true; void w.terminate(); } };
     w.on('message', (m: SummaryMsg) => {
       if (m.kind === 'head') {
         doc = { path: job.path, text: '', value: m.value, ok: m.ok, problems: m.problems };
@@ -78,26 +83,84 @@ function onWorker(file: string, job: SummaryJob): Promise<JsonDocument> {
         w.postMessage({ more: true });
         for (const t of JSON.parse(m.json) as unknown[]) tasks.push(t);
       } else if (m.kind === 'end') {
-        w.unref();
+        stop();
         const whole = doc!;
         tasks = [];
-        whole.placeLater = (paths) => {
-          if (ended || paths.length === 0) { stop(); return Promise.resolve(paths.map(() => undefined)); }
-          w.ref(); // the answer keeps the process alive (a CLI would end without it)
-          return new Promise<Place[]>((res) => { placed = (p) => { placed = undefined; res(p); stop(); }; w.postMessage({ paths }); });
-        };
-        whole.release = stop;
-        doc = undefined; // this listener lives as long as the worker: it must not hold the document
+        const { digest } = m;
+        whole.placeLater = (paths) => paths.length === 0 ? Promise.resolve([]) : placeOnWorker(file, { ...job, digest, paths });
+        doc = undefined;
         resolve(whole);
-      } else if (m.kind === 'places') {
-        placed?.(m.places);
-      } else {
+      } else if (m.kind !== 'places') { // (places: only a placing worker sends them)
         stop();
         reject(new Error(m.message));
       }
     });
     w.once('error', (e) => { stop(); reject(e); });
-    w.once('exit', () => { ended = true; placed?.([]); reject(new Error('the summary worker exited')); });
+    w.once('exit', () => { ended = true; reject(new Error('the summary worker exited')); });
+    w.postMessage(job);
+  });
+}
+
+/**
+ * The digest that says a text is the one parsed (SHA-256 of its UTF-8), taken 1M characters at a time (no copy of the
+ * text whole): `step(n)` hashes about n more characters, `done()` the rest and says the digest.
+ */
+function textDigest(text: string): { step(chars: number): void; done(): string } {
+  const h = createHash('sha256');
+  const PIECE = 1 << 20;
+  let i = 0;
+  const step = (chars: number) => {
+    const stop = Math.min(i + chars, text.length);
+    while (i < stop) {
+      let end = Math.min(i + PIECE, text.length);
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--; // a surrogate pair kept whole
+      h.update(text.slice(i, end));
+      i = end;
+    }
+  };
+  return { step, done: () => { step(text.length); return h.digest('hex'); } };
+}
+
+/**
+ * Where `job.paths` are in the file, read again (decoded as readJsonDocument decodes it); none placed when it cannot
+ * be read or is no longer the text that was parsed.
+ */
+export async function placeInFile(job: PlaceJob): Promise<Place[]> {
+  const none = () => job.paths.map(() => undefined);
+  let text: string;
+  try {
+    const bytes = await new NodeFs(job.maxBytes !== undefined ? { maxFileBytes: job.maxBytes } : {}).readFile(job.path);
+    text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  } catch {
+    return none();
+  }
+  if (textDigest(text).done() !== job.digest) return none();
+  const doc: JsonDocument = { path: job.path, text, value: undefined, ok: true, problems: [] };
+  return job.paths.map((p) => locate(doc, p));
+}
+
+/** placeInFile on a worker (the 40 MB text and its line index off the caller's thread), or here when none starts. */
+function placeOnWorker(file: string, job: PlaceJob): Promise<Place[]> {
+  return new Promise<Place[]>((resolve) => {
+    let done = false;
+    const finish = (p: Place[] | undefined) => {
+      if (done) return;
+      done = true;
+      void w?.terminate();
+      if (p) resolve(p);
+      else placeInFile(job).then(resolve, () => resolve(job.paths.map(() => undefined)));
+    };
+    let w: Worker | undefined;
+    try {
+      w = new Worker(file);
+    } catch {
+      finish(undefined);
+      return;
+    }
+    w.on('message', (m: SummaryMsg) => finish(m.kind === 'places' ? m.places : undefined));
+    w.once('error', () => finish(undefined));
+    w.once('exit', () => finish(undefined));
     w.postMessage(job);
   });
 }
@@ -122,7 +185,7 @@ export async function placeDeferred(doc: JsonDocument, problems: Problem[]): Pro
 
 /**
  * The worker's side: read and parse with Node's port, check the schema, send the value in slices (the next one each
- * time the caller asks), then place the paths the caller asks about.
+ * time the caller asks, each task let go once sent), then the text's digest (for placing problems later).
  */
 export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg) => void, onAsk: (f: (m: WorkerAsk) => void) => void): Promise<void> {
   const doc = await readJsonDocument(new NodeFs(job.maxBytes !== undefined ? { maxFileBytes: job.maxBytes } : {}), job.path, WHAT);
@@ -135,12 +198,22 @@ export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg) => voi
   let all = isObj(value) && Array.isArray(value.tasks) ? value.tasks as unknown[] | undefined : undefined;
   post({ kind: 'head', ok: doc.ok, problems, value: all ? { ...value as Record<string, unknown>, tasks: undefined } : value, tasks: all ? all.length : -1 });
   value = undefined;
-  doc.value = undefined; // the text stays (for the positions asked later); the tree goes once sent
+  doc.value = undefined; // the tree goes as it is sent
+  // The digest is taken a share at a time after each slice is sent (while the caller parses it), not all at the end.
+  const digest = textDigest(doc.text);
+  const share = Math.ceil(doc.text.length / (Math.ceil((all?.length ?? 0) / TASKS_PER_MESSAGE) || 1));
+  doc.text = '';
   let next = 0;
-  onAsk((m) => {
-    if ('paths' in m) { post({ kind: 'places', places: m.paths.map((p) => locate(doc, p)) }); return; }
-    if (all && next < all.length) { post({ kind: 'tasks', json: JSON.stringify(all.slice(next, next + TASKS_PER_MESSAGE)) }); next += TASKS_PER_MESSAGE; return; }
+  onAsk(() => {
+    if (all && next < all.length) {
+      const end = Math.min(next + TASKS_PER_MESSAGE, all.length);
+      post({ kind: 'tasks', json: JSON.stringify(all.slice(next, end)) });
+      all.fill(undefined, next, end); // the caller has its own copy
+      next = end;
+      digest.step(share);
+      return;
+    }
     all = undefined;
-    post({ kind: 'end' });
+    post({ kind: 'end', digest: digest.done() });
   });
 }
