@@ -102,3 +102,56 @@ test('packOutcomes: plain JSON for what JSON carries; an outcome holding a non-f
   assert.deepEqual(packOutcomes(plain), { text: JSON.stringify(plain), cloned: [] });
   assert.deepEqual(unpackOutcomes(packOutcomes(plain)), plain);
 });
+
+test('partialIdentity: the _ng_task_id is taken before any other task_id in the line, compact or spaced; ids of any length', () => {
+  const p = (s: string) => { const b = enc(s); return partialIdentity(b, 0, b.length); };
+  // A task_id inside the task input comes first in the line: the row's own identity is still the _ng_task_id.
+  assert.equal(p('{"task_input":{"task_id":"decoy"},"_ng_task_id":{"taskset":"ts","task_id":"t\\"12"},"_ng_rollout_index":12,"rew'),
+    ' (task t\\"12 repeat 12)');
+  assert.equal(p('{"task_input": {"task_id": "decoy"}, "_ng_task_id" : { "taskset" : "ts" , "task_id" : "ab" } , "_ng_rollout_index" : 10'),
+    ' (task ab repeat 10)');
+  assert.equal(p('{"task_input":{"task_id":"decoy"},"_ng_task_id":"p\\\\q","rew'), ' (task p\\\\q)');
+  // No _ng_task_id: the first task_id, an id object (compact or spaced) or a plain id.
+  assert.equal(p('{"task_id":{"taskset":"ts","task_id":"ab"},"task_input":'), ' (task ab)');
+  assert.equal(p('{"task_id" : { "taskset" : "ts" , "task_id" : "ab" } , "task_input" :'), ' (task ab)');
+  assert.equal(p('{"task_id":"a\\"bc","task_input":'), ' (task a\\"bc)');
+  assert.equal(p('{"task_id" : "abc" , "task_input" :'), ' (task abc)');
+});
+
+test('pickLine: only the line\'s own bytes are blank or not; a bad byte first in the line is noted', () => {
+  // The bytes after `end` (spaces, then a row) are not the line's: the line of two spaces is blank.
+  const buf = enc('  \t {"reward": 1}');
+  assert.equal(pickLine(RESULT_KEYS, buf, 0, 2, false), undefined);
+  const o = pick(Uint8Array.from([0xff, ...enc('{"reward": 1}')]));
+  assert.equal(o?.badUtf8, '');
+  assert.equal(o?.error?.range, false);
+});
+
+test('pickLine: the picker\'s RangeError (a value nested too deep for a recursive walk) is a range outcome; any other error is thrown', () => {
+  // Node 20's JSON.parse does not recurse (200,000 nested arrays parse), so a picker that throws stands in for an
+  // engine whose parser does.
+  const throwing = (e: Error) => ({ pickRange: () => { throw e; } }) as unknown as typeof RESULT_KEYS;
+  assert.deepEqual(pickLine(throwing(new RangeError('Maximum call stack size exceeded')), enc('{}'), 0, 2, false),
+    { error: { range: true, message: 'Maximum call stack size exceeded' } });
+  assert.deepEqual(pickLine(throwing(new SyntaxError('bad')), enc('{}'), 0, 2, false), { error: { range: false, message: 'bad' } });
+  assert.throws(() => pickLine(throwing(new TypeError('picker bug')), enc('{}'), 0, 2, false), /picker bug/);
+});
+
+test('runRowJob: an empty line first, a CRLF line before another, a line after a bare CR, a BOM on a later line', () => {
+  const job = (text: string | Uint8Array, first = false) => {
+    const bytes = typeof text === 'string' ? enc(text) : text;
+    const a = runRowJob({ id: 1, bytes, start: 0, end: bytes.length, first });
+    return [a.lines, a.outcomes.map(([i, o]) => [i, o.row ?? (o.error ? 'error' : o)])];
+  };
+  assert.deepEqual(job('\n{"reward": 1}\n'), [2, [[1, { reward: 1 }]]]);
+  assert.deepEqual(job('{"reward": 1}\r\n{"reward": 2}\n'), [2, [[0, { reward: 1 }], [1, { reward: 2 }]]]);
+  assert.deepEqual(job('{"reward": 1}\n\r{"reward": 2}\n'), [2, [[0, { reward: 1 }], [1, { reward: 2 }]]]);
+  // A last line without its newline in the range ends at the range's end, also when the buffer goes on (a reused
+  // chunk buffer holds older bytes past the range, a newline among them).
+  const goesOn = enc('{"reward": 3}\n{"reward": 4}xx\n');
+  const tail = runRowJob({ id: 2, bytes: goesOn, start: 0, end: 27, first: false });
+  assert.deepEqual([tail.lines, tail.outcomes], [2, [[0, { row: { reward: 3 } }], [1, { row: { reward: 4 } }]]]);
+  // The file's first job: only its line 1 may start with a byte order mark.
+  assert.deepEqual(job(Uint8Array.from([...BOM, ...enc('{"reward": 1}\n'), ...BOM, ...enc('{"reward": 2}\n')]), true),
+    [2, [[0, { reward: 1 }], [1, 'error']]]);
+});

@@ -197,3 +197,56 @@ test('KeyPicker.pickRange reads only its range: a line whose string ends in the 
   assert.deepEqual(p.pickRange(buf, nl + 1, buf.length - 1), { k: [1, ']'] });
   assert.throws(() => p.pickRange(buf, nl + 1, buf.length - 3), SyntaxError);
 });
+
+test('serializeSummary: a repeat or input whose keys come out of the layout\'s order is written in that order', () => {
+  const doc = { schema_version: 1, tasks: [{ task_id: 't', repeats: [
+    { outcome: 'scored', repeat: 0, reward: 1 },
+    { repeat: 1, outcome: 'scored', input: { metadata: {}, digests: {} } },
+    { repeat: 2, reward: 0.5, outcome: 'scored' },
+  ] }] };
+  assert.equal(serializeSummary(doc as unknown as RunSummaryDocument), [
+    '{', '  "schema_version": 1,', '  "tasks": [', '    {', '      "task_id": "t",', '      "repeats": [',
+    '        {', '          "repeat": 0,', '          "outcome": "scored",', '          "reward": 1.0', '        },',
+    '        {', '          "repeat": 1,', '          "outcome": "scored",', '          "input": {', '            "digests": {},', '            "metadata": {}', '          }', '        },',
+    '        {', '          "repeat": 2,', '          "outcome": "scored",', '          "reward": 0.5', '        }',
+    '      ]', '    }', '  ]', '}', '',
+  ].join('\n'));
+  assert.ok(REPEAT_KEYS.indexOf('repeat') < REPEAT_KEYS.indexOf('outcome') && REPEAT_KEYS.indexOf('outcome') < REPEAT_KEYS.indexOf('reward'));
+});
+
+test('serializeSummary: a document of tasks only, or with no tasks; the byte forms of one with no tasks', async () => {
+  assert.equal(serializeSummary({ tasks: [] } as unknown as RunSummaryDocument), '{\n  "tasks": []\n}\n');
+  const none = { schema_version: 1 } as unknown as RunSummaryDocument;
+  const text = '{\n  "schema_version": 1,\n  "tasks": []\n}\n';
+  assert.equal(serializeSummary(none), text);
+  assert.equal(Buffer.from(serializeSummaryBytes(none)).toString(), text);
+  assert.equal(Buffer.from(await serializeSummaryBytesAsync(none)).toString(), text);
+  const chunks: Buffer[] = [];
+  for await (const c of serializeSummaryChunks(none)) chunks.push(Buffer.from(c));
+  assert.equal(Buffer.concat(chunks).toString(), text);
+});
+
+test('serializeSummary: a reward of 1e-7 as Python writes it; a key ending in "reward" after an escaped quote is not a reward', () => {
+  const doc = { schema_version: 1, tasks: [{ task_id: 't', repeats: [{ repeat: 0, reward: 1e-7, input: { metadata: { 'x"reward': 1 } } }] }] };
+  const text = serializeSummary(doc as unknown as RunSummaryDocument);
+  assert.match(text, /\n {10}"reward": 1e-07,\n/);
+  assert.match(text, /\n {14}"x\\"reward": 1\n/);
+});
+
+test('serializeSummaryBytesAsync and serializeSummaryChunks: a cancel ends them with the signal\'s reason at the next turn', async () => {
+  const doc = { schema_version: 1, tasks: Array.from({ length: 200 }, (_, i) => ({ task_id: `t${i}`, repeats: [{ repeat: 0, reward: 1 }] })) };
+  const reason = new Error('stopped by the user');
+  const ctl = new AbortController();
+  ctl.abort(reason);
+  // A slice of 0 ms: a turn after every piece that took any time at all.
+  await assert.rejects(serializeSummaryBytesAsync(doc as unknown as RunSummaryDocument, 0, ctl.signal), (e) => e === reason);
+  await assert.rejects((async () => { for await (const c of serializeSummaryChunks(doc as unknown as RunSummaryDocument, 0, ctl.signal)) void c; })(),
+    (e) => e === reason);
+  // Not cancelled, or no signal at all: every byte.
+  const whole = serializeSummary(doc as unknown as RunSummaryDocument);
+  const chunks: Buffer[] = [];
+  for await (const c of serializeSummaryChunks(doc as unknown as RunSummaryDocument, 0, undefined, 1024)) chunks.push(Buffer.from(c));
+  assert.equal(Buffer.concat(chunks).toString(), whole);
+  assert.equal(Buffer.from(await serializeSummaryBytesAsync(doc as unknown as RunSummaryDocument, 0)).toString(), whole);
+  assert.equal(Buffer.from(await serializeSummaryBytesAsync(doc as unknown as RunSummaryDocument, 0, new AbortController().signal)).toString(), whole);
+});
