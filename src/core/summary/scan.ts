@@ -92,9 +92,14 @@ export class RawValue {
     return true;
   }
 
-  /** A copy of the bytes (kept beyond the line). */
+  /**
+   * A copy of the bytes (kept beyond the line). Not `buf.slice`: on a Node Buffer (what the writer hands in) that is a
+   * view of the chunk's buffer, which the next read-ahead overwrites.
+   */
   copy(): Uint8Array {
-    return this.buf.slice(this.start, this.end);
+    const out = new Uint8Array(this.end - this.start);
+    out.set(this.buf.subarray(this.start, this.end));
+    return out;
   }
 
   /** The value: an object picked by `picker`, anything else parsed. */
