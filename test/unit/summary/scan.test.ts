@@ -67,6 +67,11 @@ test('KeyPicker: where a broken line fails, by the byte it names', () => {
   // Something after the object.
   assert.deepEqual(fails(ab, '{"a": 1} x'), { error: 'SyntaxError: unexpected input at byte 8' });
   assert.deepEqual(fails(ab, '{} x'), { error: 'SyntaxError: unexpected input at byte 2' });
+  // A key without its colon.
+  assert.deepEqual(fails(ab, '{"a" 1}'), { error: 'SyntaxError: unexpected input at byte 5' });
+  assert.deepEqual(fails(ab, '{"a"}'), { error: 'SyntaxError: unexpected input at byte 4' });
+  // Tabs, CRs and newlines between the tokens are JSON whitespace.
+  assert.deepEqual(fails(ab, '{\t"a"\r:\n1\r,\t"b"\n:\r2\t}\r\n'), { value: { a: 1, b: 2 } });
   // Compact JSON: a scalar ends at the comma or brace.
   assert.deepEqual(fails(ab, '{"a":1,"b":2}'), { value: { a: 1, b: 2 } });
   assert.deepEqual(fails(ab, '{"b":-2.5e3,"a":false}'), { value: { b: -2500, a: false } });
