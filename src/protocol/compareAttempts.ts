@@ -1,20 +1,20 @@
 // The ONE definition of the messages between the Compare Attempts panel (host, src/vscode/panels/compareAttemptsPanel.ts)
 // and its webview (webview/compareAttempts/main.ts); both validate what they receive. The model is the core's
 // TrajectoryAlignment (src/core/compare/align.ts) with each side's attempt, rows as compact [kind, left, right] tuples.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { OUTCOMES } from '../core/model';
 import { type Parsed, parseWith } from './parse';
 
-const Text = z.string().max(100_000);
-const Count = z.number().int().nonnegative();
-const Num = z.number().nullable();
-const Index = z.number().int().nonnegative().nullable();
+const Text = z.string().check(z.maxLength(100_000));
+const Count = z.int().check(z.nonnegative());
+const Num = z.nullable(z.number());
+const Index = z.nullable(z.int().check(z.nonnegative()));
 
 export const StepSchema = z.object({
   index: Count,
   source: z.enum(['system', 'user', 'agent', 'unknown']),
-  summary: z.string().max(2000),
-  tools: z.array(z.string().max(500)).max(100),
+  summary: z.string().check(z.maxLength(2000)),
+  tools: z.array(z.string().check(z.maxLength(500))).check(z.maxLength(100)),
   promptTokens: Num,
   completionTokens: Num,
   costUsd: Num,
@@ -26,8 +26,8 @@ export const SideSchema = z.object({
   title: Text,
   outcome: z.enum(OUTCOMES),
   reward: Num,
-  file: Text.nullable(),
-  unavailable: Text.nullable(),
+  file: z.nullable(Text),
+  unavailable: z.nullable(Text),
   steps: z.array(StepSchema),
   promptTokens: Num,
   completionTokens: Num,
@@ -43,7 +43,7 @@ export const CompareAttemptsModelSchema = z.object({
   left: SideSchema,
   right: SideSchema,
   rows: z.array(RowSchema),
-  firstDivergence: z.object({ row: Count, left: Index, right: Index }).nullable(),
+  firstDivergence: z.nullable(z.object({ row: Count, left: Index, right: Index })),
   counts: z.object({ same: Count, changed: Count, left: Count, right: Count }),
 });
 

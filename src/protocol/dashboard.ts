@@ -1,17 +1,17 @@
 // The run dashboard part of the Run Overview's messages: zod schemas both sides validate (the host before it posts,
 // the webview on receipt), types inferred from them. vscode-free and DOM-free. Every string in here can come from a
 // run's files (task ids, exception messages, judge output): the webview renders it as text, never as markup.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { OUTCOMES } from '../core/model';
 import type { PassAtKResult } from '../core/passAtK';
 
-const Text = z.string().max(100_000);
-const Short = z.string().max(2_000);
-const Count = z.number().int().nonnegative();
-const Num = z.number().finite();
-const OptNum = Num.nullable();
+const Text = z.string().check(z.maxLength(100_000));
+const Short = z.string().check(z.maxLength(2_000));
+const Count = z.int().check(z.nonnegative());
+const Num = z.number();
+const OptNum = z.nullable(Num);
 export const OutcomeSchema = z.enum(OUTCOMES);
-const Fraction = z.number().min(0).max(1).nullable();
+const Fraction = z.nullable(z.number().check(z.gte(0)).check(z.lte(1)));
 /** How many units were measured (some reward not null) and how many had every attempt unmeasured. */
 const Measured = { nMeasured: Count, nAllInfra: Count };
 /** pass@1 and pass@k of a pivot cell or axis row (null when nothing was measured). */
@@ -20,8 +20,8 @@ const PassPair = { passAt1: Fraction, passAtK: Fraction, ...Measured };
 /** pass@k of a run: the core's result (src/core/passAtK.ts) and its k; typed by it, so the two cannot drift. */
 export type PassAtRow = PassAtKResult & { k: number };
 
-export const PassAtRowSchema: z.ZodType<PassAtRow> = z.object({
-  k: z.number().int().positive(),
+export const PassAtRowSchema: z.ZodMiniType<PassAtRow> = z.object({
+  k: z.int().check(z.positive()),
   /** Mean over measured tasks; null when no task was measured. */
   value: Fraction,
   nTasks: Count,
@@ -41,7 +41,7 @@ export const UsageStatSchema = z.object({
 export const RewardBinSchema = z.object({ from: Num, to: Num, count: Count });
 
 export const RewardDistributionSchema = z.object({
-  bins: z.array(RewardBinSchema).max(200),
+  bins: z.array(RewardBinSchema).check(z.maxLength(200)),
   nMeasured: Count,
   /** Attempts with a null reward (not measured): shown beside the histogram, never in a bin. */
   nNull: Count,
@@ -56,7 +56,7 @@ export const ScatterAxisSchema = z.object({
   /** Points with a value on this axis. */
   n: Count,
   /** Why the axis is hidden (no attempt reports it: self-hosted models have no cost). */
-  note: Short.nullable(),
+  note: z.nullable(Short),
 });
 
 export const ScatterPointSchema = z.object({
@@ -77,34 +77,34 @@ export const FailureCauseSchema = z.object({
   source: z.enum(['exception', 'failure', 'verifier']),
   label: Text,
   /** Harbor exception category / NeMo failure stage. */
-  detail: Short.nullable(),
+  detail: z.nullable(Short),
   count: Count,
   tasks: Count,
   /** One message of the group (untrusted text). */
-  sample: Text.nullable(),
+  sample: z.nullable(Text),
   /** The first attempts of the group (capped; `count` is the full number). */
-  attempts: z.array(AttemptRefSchema).max(200),
+  attempts: z.array(AttemptRefSchema).check(z.maxLength(200)),
 });
 
 export const FailingTestSchema = z.object({
   name: Text,
   attempts: Count,
   tasks: Count,
-  message: Text.nullable(),
+  message: z.nullable(Text),
 });
 
 export const TaskTableRowSchema = z.object({
   id: Text,
   label: Text,
   /** 1-based first passing attempt (viewer data: the best cell's); null when none passed. */
-  passedAt: z.number().int().positive().nullable(),
+  passedAt: z.nullable(z.int().check(z.positive())),
   /** Per attempt in order; null = not measured. */
-  rewards: z.array(z.number().nullable()).max(10_000),
+  rewards: z.array(z.nullable(z.number())).check(z.maxLength(10_000)),
   meanReward: OptNum,
   /** The outcome of most of its attempts, and every outcome it has (for the filter). */
   outcome: OutcomeSchema,
   outcomes: z.array(OutcomeSchema),
-  rewardMethod: Short.nullable(),
+  rewardMethod: z.nullable(Short),
   tokens: OptNum,
   costUsd: OptNum,
   durationSec: OptNum,
@@ -114,7 +114,7 @@ export const TaskTableRowSchema = z.object({
   /** Reward provenance findings on its attempts. */
   provenance: Count,
   /** The attempt a click opens: the first with a provenance finding, else the first failing, else the first. */
-  openAttemptId: Text.nullable(),
+  openAttemptId: z.nullable(Text),
 });
 
 export const ProvenanceRowSchema = z.object({
@@ -151,7 +151,7 @@ export const AxisRowSchema = z.object({
 export const PivotSchema = z.object({
   models: z.array(Text),
   harnesses: z.array(Text),
-  kMax: z.number().int().positive(),
+  kMax: z.int().check(z.positive()),
   cells: z.array(PivotCellSchema),
   byModel: z.array(AxisRowSchema),
   byHarness: z.array(AxisRowSchema),
@@ -161,22 +161,22 @@ export const PivotSchema = z.object({
 export const DashboardSchema = z.object({
   /** What pass@k averages over: tasks, or (task, model|harness cell) pairs for viewer data. */
   unit: z.enum(['task', 'task-cell']),
-  passAt: z.array(PassAtRowSchema).max(1000),
+  passAt: z.array(PassAtRowSchema).check(z.maxLength(1000)),
   rewards: RewardDistributionSchema,
   usage: z.object({ tokens: UsageStatSchema, costUsd: UsageStatSchema, durationSec: UsageStatSchema }),
   /** Per-task points; past a few thousand tasks an even sample (every n-th task), `total` counting them all. */
-  scatter: z.object({ axes: z.array(ScatterAxisSchema), points: z.array(ScatterPointSchema).max(20_000), total: Count }),
-  causes: z.array(FailureCauseSchema).max(500),
-  failingTests: z.array(FailingTestSchema).max(100),
+  scatter: z.object({ axes: z.array(ScatterAxisSchema), points: z.array(ScatterPointSchema).check(z.maxLength(20_000)), total: Count }),
+  causes: z.array(FailureCauseSchema).check(z.maxLength(500)),
+  failingTests: z.array(FailingTestSchema).check(z.maxLength(100)),
   /** The first rows of the task table; the host sends the others in `rows` pages (src/protocol/runOverview.ts). */
   rows: z.array(TaskTableRowSchema),
   /** Rows of the task table once every page is in (≥ rows.length). */
   rowsTotal: Count,
   /** Tasks past the table's cap (never sent). */
   rowsOmitted: Count,
-  provenance: z.array(ProvenanceRowSchema).max(2000),
+  provenance: z.array(ProvenanceRowSchema).check(z.maxLength(2000)),
   provenanceOmitted: Count,
-  pivot: PivotSchema.nullable(),
+  pivot: z.nullable(PivotSchema),
 });
 
 /** Training curves (viewer data runs/<id>/train/metrics.jsonl), columnar; downsampled to at most maxPoints. */
@@ -188,9 +188,9 @@ export const TrainingSeriesSchema = z.object({
   from: OptNum,
   to: OptNum,
   /** Every `stride`-th row of the range is shown (1 = all). */
-  stride: z.number().int().positive(),
+  stride: z.int().check(z.positive()),
   steps: z.array(Num),
-  series: z.array(z.object({ key: Short, values: z.array(Num.nullable()) })).max(32),
+  series: z.array(z.object({ key: Short, values: z.array(z.nullable(Num)) })).check(z.maxLength(32)),
   /** The file is still being written (its last line is incomplete). */
   live: z.boolean(),
   badLines: Count,
@@ -198,23 +198,23 @@ export const TrainingSeriesSchema = z.object({
 
 /** A reward-details.json (rewardkit) as a tree of rows, for the selected attempt. */
 export const RewardDetailNodeSchema = z.object({
-  depth: z.number().int().min(0).max(32),
+  depth: z.int().check(z.gte(0)).check(z.lte(32)),
   name: Text,
-  kind: Short.nullable(),
+  kind: z.nullable(Short),
   score: OptNum,
   weight: OptNum,
   /** Criterion's raw value / aggregation / threshold, as text. */
-  value: Text.nullable(),
+  value: z.nullable(Text),
   /** Reasoning, judge output, errors and warnings (untrusted text). */
-  text: Text.nullable(),
+  text: z.nullable(Text),
 });
 
 export const RewardDetailsSchema = z.object({
   taskId: Text,
   attemptId: Text,
   file: Text,
-  nodes: z.array(RewardDetailNodeSchema).max(5000),
-  error: Text.nullable(),
+  nodes: z.array(RewardDetailNodeSchema).check(z.maxLength(5000)),
+  error: z.nullable(Text),
 });
 
 export type Dashboard = z.infer<typeof DashboardSchema>;

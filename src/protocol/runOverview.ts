@@ -2,7 +2,7 @@
 // its webview (webview/runOverview/main.ts). Both sides import these zod schemas and validate every message they receive:
 // a message that does not parse is dropped (and logged), never acted on. Types are inferred from the schemas.
 // vscode-free and DOM-free, so it is bundled for the browser and for the extension host alike.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { OUTCOMES, RUN_STATES, SOURCE_KINDS } from '../core/model';
 import { type Parsed, parseWith } from './parse';
 import { DashboardSchema, OutcomeSchema, type PassAtRow, PassAtRowSchema, RewardDetailsSchema, TaskTableRowSchema, TrainingSeriesSchema } from './dashboard';
@@ -12,8 +12,8 @@ export type { Parsed };
 export { OUTCOMES };
 export { OutcomeSchema };
 
-const Text = z.string().max(100_000);
-const Count = z.number().int().nonnegative();
+const Text = z.string().check(z.maxLength(100_000));
+const Count = z.int().check(z.nonnegative());
 
 /** pass@k of a run (one home: the dashboard's pass@k row). */
 export type PassAt = PassAtRow;
@@ -24,9 +24,9 @@ export const CellSchema = z.object({
   label: Text,
   outcome: OutcomeSchema,
   /** null = not measured (the verifier never ran), never a zero. */
-  reward: z.number().nullable(),
+  reward: z.nullable(z.number()),
   /** Codicon id (without `codicon-`), `~spin` suffix allowed. */
-  icon: z.string().regex(/^[a-z0-9-]+(~spin)?$/),
+  icon: z.string().check(z.regex(/^[a-z0-9-]+(~spin)?$/)),
   /** Plain text: outcome, reward, exception / failure. */
   tooltip: Text,
 });
@@ -35,15 +35,15 @@ export const ColumnSchema = z.object({
   /** Column header: "#1", "#2" … */
   label: Text,
   /** Viewer data: the `model|harness` cell the column belongs to. */
-  group: Text.optional(),
+  group: z.optional(Text),
 });
 
 export const TaskRowSchema = z.object({
   id: Text,
   label: Text,
   /** One entry per column; null where the task has no attempt in that column. */
-  cells: z.array(CellSchema.nullable()),
-  passAtK: z.number().min(0).max(1).nullable(),
+  cells: z.array(z.nullable(CellSchema)),
+  passAtK: z.nullable(z.number().check(z.gte(0)).check(z.lte(1))),
   /** The outcomes of its attempts (for the outcome filter). */
   outcomes: z.array(OutcomeSchema),
 });
@@ -59,7 +59,7 @@ export const ProblemRowSchema = z.object({
   file: Text,
   /** Relative to the run's root when inside it. */
   displayFile: Text,
-  line: Count.optional(),
+  line: z.optional(Count),
   severity: z.enum(['error', 'warning', 'info']),
   code: Text,
   message: Text,
@@ -71,7 +71,7 @@ export const OverviewModelSchema = z.object({
   kind: z.enum(SOURCE_KINDS),
   state: z.enum(RUN_STATES),
   root: Text,
-  identity: z.array(z.tuple([Text, Text.nullable()])),
+  identity: z.array(z.tuple([Text, z.nullable(Text)])),
   counts: z.object({
     total: Count,
     measured: Count,
@@ -85,18 +85,18 @@ export const OverviewModelSchema = z.object({
   /** Tasks left out of `tasks` to keep the message small (huge runs). */
   tasksOmitted: Count,
   /** A big run's grid is not in this message: the page asks for it (`grid`) when its section is opened. */
-  gridDeferred: z.boolean().default(false),
+  gridDeferred: z._default(z.boolean(), false),
   /** Which init this is (one per panel, counting up): `rows` and `grid` messages name the init they complete. */
-  generation: Count.default(0),
+  generation: z._default(Count, 0),
   problems: z.array(ProblemRowSchema),
   problemsOmitted: Count,
   /** Tasks that have no row at all: they did not load (`skipped`) or had no reference solution (`unvalidated`). */
-  leftOut: z.array(LeftOutSchema).max(1000).default([]),
-  leftOutOmitted: Count.default(0),
+  leftOut: z._default(z.array(LeftOutSchema).check(z.maxLength(1000)), []),
+  leftOutOmitted: z._default(Count, 0),
   /** The run dashboard: pass@k table, reward histogram, usage, scatter, failure causes, task table, provenance, pivot. */
-  dashboard: DashboardSchema.optional(),
+  dashboard: z.optional(DashboardSchema),
   /** The run has training metrics (metrics.jsonl): the host sends them as `training` messages. */
-  hasTraining: z.boolean().default(false),
+  hasTraining: z._default(z.boolean(), false),
 });
 
 export type OverviewModel = z.infer<typeof OverviewModelSchema>;
@@ -111,7 +111,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** The answer to `ready`, and every later refresh (run re-read, panel shown again). */
   z.object({ type: z.literal('init'), model: OverviewModelSchema }),
   /** More rows of the dashboard's task table from `from` (the answer to `moreRows`); `done` on the last page. */
-  z.object({ type: z.literal('rows'), generation: Count, from: Count, rows: z.array(TaskTableRowSchema).max(10_000), done: z.boolean() }),
+  z.object({ type: z.literal('rows'), generation: Count, from: Count, rows: z.array(TaskTableRowSchema).check(z.maxLength(10_000)), done: z.boolean() }),
   /** The task × attempt grid of a run whose init deferred it (answer to `grid`). */
   z.object({ type: z.literal('grid'), generation: Count, columns: z.array(ColumnSchema), tasks: z.array(TaskRowSchema), tasksOmitted: Count }),
   /** The run is gone (its files were deleted). */
@@ -127,7 +127,7 @@ export type HostMessage = z.infer<typeof HostMessageSchema>;
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** Open an attempt: its evidence (test-stdout first), or its trajectory in the trajectory viewer when it has one. */
-  z.object({ type: z.literal('openAttempt'), taskId: Text, attemptId: Text, target: z.enum(['evidence', 'trajectory']).optional() }),
+  z.object({ type: z.literal('openAttempt'), taskId: Text, attemptId: Text, target: z.optional(z.enum(['evidence', 'trajectory'])) }),
   z.object({ type: z.literal('openProblem'), index: Count }),
   /** The next page of the task table's rows (asked once the first screen is painted, then after each page). */
   z.object({ type: z.literal('moreRows'), generation: Count, from: Count }),
@@ -136,11 +136,11 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** A task table row was selected: the host answers with its attempt's reward details when it has them. */
   z.object({ type: z.literal('selectAttempt'), taskId: Text, attemptId: Text }),
   /** The training chart's step range (null = open): the host answers with `training` at that resolution. */
-  z.object({ type: z.literal('trainingRange'), from: z.number().finite().nullable(), to: z.number().finite().nullable() }),
+  z.object({ type: z.literal('trainingRange'), from: z.nullable(z.number()), to: z.nullable(z.number()) }),
   /** Copy a table (Markdown or CSV) to the clipboard through the host. */
-  z.object({ type: z.literal('copy'), format: z.enum(['markdown', 'csv']), what: z.string().max(200), text: z.string().max(20_000_000), rows: Count.optional() }),
+  z.object({ type: z.literal('copy'), format: z.enum(['markdown', 'csv']), what: z.string().check(z.maxLength(200)), text: z.string().check(z.maxLength(20_000_000)), rows: z.optional(Count) }),
   /** What the grid shows now (tests, and the host's log); again with `loading: false` once the last page of rows is in. */
-  z.object({ type: z.literal('rendered'), rows: Count, columns: Count, tableRows: Count.optional(), loading: z.boolean().optional(), filter: z.string().max(4000).optional() }),
+  z.object({ type: z.literal('rendered'), rows: Count, columns: Count, tableRows: z.optional(Count), loading: z.optional(z.boolean()), filter: z.optional(z.string().check(z.maxLength(4000))) }),
   z.object({ type: z.literal('cspViolation'), directive: Text, blocked: Text }),
   /** Something went wrong in the page (a dropped message, a render failure): the host logs it. */
   z.object({ type: z.literal('error'), message: Text }),

@@ -3,7 +3,7 @@
 // text. Click a cell: its attempt in the Runs tree; "Compare" on a row: the two attempts step by step. Handshake:
 // `ready` → `init` (src/protocol/compareRuns.ts), every message validated; all text set as text.
 import '../lib/zodJitless';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type CompareRunsModel, type CompareTaskRow, type WebviewMessage, parseHostMessage } from '../../src/protocol/compareRuns';
 import { RUN_KIND_LABELS } from '../../src/core/format';
 import { TASK_CHANGES, type TaskChange } from '../../src/core/compare/runs';
@@ -14,7 +14,7 @@ interface VsCodeApi { postMessage(m: unknown): void; getState(): unknown; setSta
 declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 
-const ViewStateSchema = z.object({ text: z.string().max(1000).catch(''), change: z.string().max(40).catch('') });
+const ViewStateSchema = z.object({ text: z.catch(z.string().check(z.maxLength(1000)), ''), change: z.catch(z.string().check(z.maxLength(40)), '') });
 let state = ((): z.infer<typeof ViewStateSchema> => { const r = ViewStateSchema.safeParse(vscode.getState()); return r.success ? r.data : { text: '', change: '' }; })();
 let model: CompareRunsModel | undefined;
 

@@ -1,26 +1,26 @@
 // What the dashboard's parts share: the channel to the host, the view state that survives live updates, hide and
 // reload (filters, sort, selection, pivot orientation, scatter axis, training range), and the outcome labels.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { WebviewMessage } from '../../src/protocol/runOverview';
 import type { TableText } from '../../src/core/dashboard/tableText';
 import { toCsv, toMarkdown } from '../../src/core/dashboard/tableText';
 import { button, el } from './dom';
 
 export const DashStateSchema = z.object({
-  text: z.string().max(1000).catch(''),
-  outcome: z.string().max(40).catch(''),
-  cause: z.string().max(4000).catch(''),
-  rewardMin: z.number().nullable().catch(null),
-  rewardMax: z.number().nullable().catch(null),
-  onlyProvenance: z.boolean().catch(false),
-  sort: z.string().max(40).catch('id'),
-  sortDesc: z.boolean().catch(false),
-  selected: z.string().max(4000).nullable().catch(null),
-  tableScroll: z.number().catch(0),
-  pivotColumns: z.enum(['model', 'harness']).catch('model'),
-  scatterAxis: z.string().max(40).catch(''),
-  trainingFrom: z.number().nullable().catch(null),
-  trainingTo: z.number().nullable().catch(null),
+  text: z.catch(z.string().check(z.maxLength(1000)), ''),
+  outcome: z.catch(z.string().check(z.maxLength(40)), ''),
+  cause: z.catch(z.string().check(z.maxLength(4000)), ''),
+  rewardMin: z.catch(z.nullable(z.number()), null),
+  rewardMax: z.catch(z.nullable(z.number()), null),
+  onlyProvenance: z.catch(z.boolean(), false),
+  sort: z.catch(z.string().check(z.maxLength(40)), 'id'),
+  sortDesc: z.catch(z.boolean(), false),
+  selected: z.catch(z.nullable(z.string().check(z.maxLength(4000))), null),
+  tableScroll: z.catch(z.number(), 0),
+  pivotColumns: z.catch(z.enum(['model', 'harness']), 'model'),
+  scatterAxis: z.catch(z.string().check(z.maxLength(40)), ''),
+  trainingFrom: z.catch(z.nullable(z.number()), null),
+  trainingTo: z.catch(z.nullable(z.number()), null),
 });
 export type DashState = z.infer<typeof DashStateSchema>;
 

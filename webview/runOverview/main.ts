@@ -5,7 +5,7 @@
 // Filter state (text, outcome) and the run shown survive hide / reload through acquireVsCodeApi().getState/setState.
 import { earlyChannel } from '../lib/earlyChannel';
 import '../lib/zodJitless';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
@@ -26,8 +26,8 @@ const vscode = early.api;
 // runId: which run this panel shows, so VS Code can restore the panel after a reload (the host's serializer).
 // dash: the dashboard's own state (filters, sort, selection, scroll, pivot, chart ranges: runOverview/context.ts).
 const ViewStateSchema = z.object({
-  text: z.string().max(1000).catch(''), outcome: z.string().max(40).catch(''), runId: z.string().max(4000).optional().catch(undefined),
-  dash: DashStateSchema.optional().catch(undefined),
+  text: z.catch(z.string().check(z.maxLength(1000)), ''), outcome: z.catch(z.string().check(z.maxLength(40)), ''), runId: z.catch(z.optional(z.string().check(z.maxLength(4000))), undefined),
+  dash: z.catch(z.optional(DashStateSchema), undefined),
 });
 type ViewState = z.infer<typeof ViewStateSchema>;
 
