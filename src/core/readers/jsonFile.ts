@@ -155,7 +155,7 @@ export function problemAt(doc: JsonDocument, jsonPath: (string | number)[], seve
   return { file: doc.path, ...(where ?? {}), jsonPath, severity, code, message };
 }
 
-interface IssueLike {
+export interface IssueLike {
   path: readonly PropertyKey[];
   message: string;
   code?: string;

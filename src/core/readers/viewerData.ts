@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import type { FsPort } from '../fs/port';
 import type { Attempt, Evidence, Problem, Run, RunFile, Task } from '../model';
 import { isPass } from '../model';
-import { DatasetMetaSchema, ViewerSummarySchema } from '../schemas/viewer';
-import { issueProblems, problemAt, readJsonDocument, type JsonDocument } from './jsonFile';
+import { DatasetMetaSchema, ViewerSummaryHeadSchema, ViewerTaskSchema } from '../schemas/viewer';
+import { issueProblems, problemAt, readJsonDocument, type IssueLike, type JsonDocument } from './jsonFile';
 import { crossCheckViewerSummary, type CellRewards } from './viewerCrossCheck';
 import { readViewerProject, supportLine, type ViewerProjectInfo } from './viewerProject';
 import { isInside, outsideMessage } from '../containment';
@@ -18,6 +18,21 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/**
+ * What ViewerSummarySchema says of a summary.json, in the same order: the document without its tasks, then each task
+ * on its own (its issues' paths under ["tasks", i]), so no copy of every task is made at once.
+ */
+export function summaryIssues(value: unknown): IssueLike[] {
+  const head = ViewerSummaryHeadSchema.safeParse(value);
+  const issues: IssueLike[] = head.success ? [] : [...head.error.issues];
+  const tasks = isObj(value) && Array.isArray(value.tasks) ? value.tasks : [];
+  for (let i = 0; i < tasks.length; i++) {
+    const r = ViewerTaskSchema.safeParse(tasks[i]);
+    if (!r.success) for (const issue of r.error.issues) issues.push({ ...issue, path: ['tasks', i, ...issue.path] });
+  }
+  return issues;
+}
 
 export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise<Run> {
   const datasetId = path.posix.basename(datasetDir);
@@ -52,8 +67,8 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise
 
   const s = isObj(doc.value) ? doc.value : {};
   if (doc.ok) {
-    const parsed = ViewerSummarySchema.safeParse(doc.value);
-    if (!parsed.success) problems.push(...issueProblems(doc, parsed.error.issues, 'summary.json'));
+    const issues = summaryIssues(doc.value);
+    if (issues.length) problems.push(...issueProblems(doc, issues, 'summary.json'));
   }
   const models = Array.isArray(s.models) ? s.models.filter((m): m is string => typeof m === 'string') : [];
   const harnesses = Array.isArray(s.harnesses) ? s.harnesses.filter((m): m is string => typeof m === 'string') : [];

@@ -75,6 +75,12 @@ export const ViewerSummarySchema = z.looseObject({
 });
 export type ViewerSummary = z.infer<typeof ViewerSummarySchema>;
 
+/**
+ * ViewerSummarySchema with its tasks left unchecked: a reader checks each task with ViewerTaskSchema as it goes (a
+ * check of the whole document at once builds a copy of all its tasks, tens of MB for 10,000 tasks × 8 attempts).
+ */
+export const ViewerSummaryHeadSchema = ViewerSummarySchema.extend({ tasks: z.array(z.unknown()) });
+
 /** traces/<id>.json: free-form; these fields are read when present. */
 export const ViewerTraceSchema = z.looseObject({
   task_id: z.string().optional(),
