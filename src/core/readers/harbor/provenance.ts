@@ -1,9 +1,8 @@
 // Reward provenance of a Harbor trial's verifier folder (no viewer checks this): reward.json and reward.txt both
 // there and disagreeing (the verifier reads reward.json first, so an agent writing its own pre-empts the verifier's
 // reward.txt), a reward file last modified before the verifier started (so the verifier did not write it), and a
-// reward-details.json with per-criterion scores. `provenanceFindings` is the pure rule set; `readProvenance` gathers
-// the facts from disk; `provenanceFromFiles` takes them from what a batched read gathered (trialFiles.ts).
-import type { FsPort } from '../../fs/port';
+// reward-details.json with per-criterion scores. `provenanceFindings` is the pure rule set; `provenanceFromFiles`
+// takes the facts from what a batched read gathered (trialFiles.ts).
 import type { RewardProvenance } from '../../model';
 import { joinPath } from './paths';
 
@@ -69,57 +68,10 @@ export function provenanceFindings(f: ProvenanceFacts): RewardProvenance[] {
   return out;
 }
 
-const MAX_REWARD_BYTES = 1 << 20;
-
-async function readSmall(fs: FsPort, path: string): Promise<{ text: string; mtimeMs?: number } | undefined> {
-  try {
-    const st = await fs.stat(path);
-    if (!st || st.type !== 'file' || st.size > MAX_REWARD_BYTES) return undefined;
-    return { text: new TextDecoder('utf-8').decode(await fs.readFile(path)), mtimeMs: st.mtimeMs };
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Reads what the rules need from a verifier folder whose listing says which files are there: the reward files' text
- * only when both exist (to compare them), their times only when the verifier's start is known.
- */
-export async function readProvenance(
-  fs: FsPort, verifierDir: string, has: (name: string) => boolean, verifierStartedAt: string | null | undefined,
-): Promise<RewardProvenance[]> {
-  const facts: ProvenanceFacts = { verifierStartedAt: verifierStartedAt ?? null };
-  const both = has('reward.json') && has('reward.txt');
-  const timed = !!verifierStartedAt;
-  if (both || timed) {
-    for (const name of ['reward.json', 'reward.txt'] as const) {
-      if (!has(name)) continue;
-      const path = joinPath(verifierDir, name);
-      let text = '';
-      let mtimeMs: number | undefined;
-      if (both) {
-        const r = await readSmall(fs, path);
-        if (!r) continue;
-        text = r.text;
-        mtimeMs = r.mtimeMs;
-      } else {
-        mtimeMs = (await fs.stat(path).catch(() => undefined))?.mtimeMs;
-      }
-      if (name === 'reward.txt') facts.rewardTxt = { path, text, ...(mtimeMs !== undefined ? { mtimeMs } : {}) };
-      else {
-        let value: unknown;
-        try { value = both ? JSON.parse(text) : undefined; } catch { value = undefined; }
-        facts.rewardJson = { path, value, ...(mtimeMs !== undefined ? { mtimeMs } : {}) };
-      }
-    }
-  }
-  if (has('reward-details.json')) facts.detailsPath = joinPath(verifierDir, 'reward-details.json');
-  return provenanceFindings(facts);
-}
-
-/**
- * The same findings from files gathered beforehand (trialFiles.ts rewardFileRequests): `text` of a reward file read
- * (undefined when it was not read or is not a small file), `mtimeMs` of one stat'ed.
+ * The findings from files gathered beforehand (trialFiles.ts rewardFileRequests): `text` of a reward file read
+ * (undefined when it was not read or is not a small file), `mtimeMs` of one stat'ed. The text is read only when both
+ * reward files are there (to compare them), the times only when the verifier's start is known.
  */
 export function provenanceFromFiles(
   verifierDir: string, has: (name: string) => boolean, verifierStartedAt: string | null | undefined,
