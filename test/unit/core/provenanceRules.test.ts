@@ -22,6 +22,7 @@ test('primaryOfRewardJson: the "reward" key, else the only key; nothing else is 
 test('valueOfRewardTxt: one float, spaces and a newline around it allowed', () => {
   const cases: [string, number | null][] = [
     ['1', 1], ['0\n', 0], ['  0.75 \n', 0.75], ['1.', 1], ['.5', 0.5], ['+1e-3', 0.001], ['-2E2', -200],
+    ['10.5', 10.5], ['.25', 0.25], ['1e10', 1e10],
     ['', null], ['1.0.0', null], ['nan', null], ['inf', null], ['0x1', null], ['1 2', null], ['1e999', null], ['reward: 1', null],
   ];
   for (const [text, want] of cases) assert.equal(valueOfRewardTxt(text), want, JSON.stringify(text));
@@ -33,6 +34,10 @@ const T = '/t/verifier/reward.txt';
 test('provenanceFindings: reward files that disagree (or either says no number) are one warning at reward.json, word for word', () => {
   assert.deepEqual(provenanceFindings({ rewardJson: { path: J, value: { reward: 1 } }, rewardTxt: { path: T, text: '1.0\n' } }), []);
   assert.deepEqual(provenanceFindings({ rewardJson: { path: J, value: { reward: 1 } }, rewardTxt: { path: T, text: String(1 + 1e-10) } }), [], 'within 1e-9');
+  assert.deepEqual(provenanceFindings({ rewardJson: { path: J, value: { reward: 0 } }, rewardTxt: { path: T, text: '1e-9' } }), [], 'exactly 1e-9 apart');
+  // "No number" on either side is a disagreement even against a 0 on the other.
+  assert.equal(provenanceFindings({ rewardJson: { path: J, value: { reward: 0 } }, rewardTxt: { path: T, text: 'zero' } }).length, 1);
+  assert.equal(provenanceFindings({ rewardJson: { path: J, value: { a: 0, b: 0 } }, rewardTxt: { path: T, text: '0' } }).length, 1);
   const msg = (j: string, t: string) => `reward.json says ${j} and reward.txt says ${t}: the verifier takes reward.json when both exist, so the reward is reward.json's (an agent that writes its own reward.json pre-empts the verifier)`;
   assert.deepEqual(provenanceFindings({ rewardJson: { path: J, value: { reward: 1 } }, rewardTxt: { path: T, text: '0' } }),
     [{ code: 'reward-files-disagree', severity: 'warning', file: J, message: msg('1', '0') }]);
@@ -95,6 +100,8 @@ test('provenanceFromFiles: texts compared only when both files are there, times 
   assert.deepEqual(codes(['reward.txt'], null), []);
   // Both there, one not read (too big, or unreadable): that one is left out of the comparison and the times.
   assert.deepEqual(codes(['reward.json', 'reward.txt'], started, (n) => (n === 'reward.json' ? { mtimeMs: old } : fileOf(n))), ['reward-before-verifier@reward.txt']);
+  // Both files saying the same reward: nothing (reward.json's text is parsed to compare it).
+  assert.deepEqual(provenanceFromFiles(dir, has(['reward.json', 'reward.txt']), null, (n) => ({ text: n === 'reward.json' ? '{"reward": 1}' : '1' })), []);
   // reward.json that does not parse: "no number" against reward.txt's.
   const bad = provenanceFromFiles(dir, has(['reward.json', 'reward.txt']), null, (n) => (n === 'reward.json' ? { text: '{"reward": ' } : { text: '1' }));
   assert.match(bad[0].message, /^reward\.json says no number and reward\.txt says 1:/);
