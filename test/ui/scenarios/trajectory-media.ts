@@ -88,7 +88,10 @@ export const scenario: Scenario = {
     await ctx.shot('4-search-expanded');
     const count = (await f.locator('#match-count').textContent()) ?? '';
     await page.waitForTimeout(500);
-    await page.reload({ waitUntil: 'domcontentloaded' });
+    // Reloaded as a user does (Developer: Reload Window), so VS Code saves which editors are open on its way out: a
+    // bare page reload left it to the page's unload, and once (a cold CI run) the window came back with the editors
+    // of an earlier save, without this one.
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 60_000 }), ctx.runCommand('Developer: Reload Window')]);
     await waitForWorkbench(page, 60_000);
     // The reloaded window starts a new extension host, which activates the extension when it restores the editor: on
     // a busy 2-core machine that alone took ~30 s (longer than the 20 s a webview is usually given), so it gets 120 s.
