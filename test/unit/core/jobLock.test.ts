@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import type { FsPort } from '../../../src/core/fs/port';
-import { jobLockWorkerFile, parseJobLock, readJobLock, readJobLockHere } from '../../../src/core/readers/harbor/jobLock';
+import { jobLockWorkerFile, parseJobLock, readJobLock, readJobLockHere, readJobLockOnWorker } from '../../../src/core/readers/harbor/jobLock';
 import { readHarborJob, readHarborJobState, rereadHarborTrials } from '../../../src/core/readers/harborJob';
 import { generateHarborJob } from '../../../scripts/sample-runs/harborJob';
 import { harborEveryCase } from '../../../scripts/sample-runs/harborSpec';
@@ -97,6 +97,61 @@ test('a re-read of one trial keeps the job files as read when unchanged, and rea
     assert.equal(jobJson().length, 3, 'changed job files are read again');
     assert.equal(twice.state.run.identity.jobId, 'another-id');
     assert.deepEqual(twice.state.run, await readHarborJob(node, jobDir));
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a lock of the worker size on Node\'s port is read off this thread (the port never reads it); a smaller one or another port reads it here', async () => {
+  const root = tmp();
+  try {
+    const lockPath = `${root}/lock.json`;
+    const text = JSON.stringify({ schema_version: 1, harbor: { version: '0.22.0' }, trials: [] });
+    fs.writeFileSync(lockPath, text);
+    const node = new NodeFs();
+    const asked: string[] = [];
+    const counting = (nodeLocal: boolean): FsPort => new Proxy(node, {
+      get(target, key) {
+        if (key === 'nodeLocal') return nodeLocal;
+        const v = Reflect.get(target, key);
+        if (key !== 'gather' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
+        return (lists: string[], reads: { path: string }[], stats?: string[]) => {
+          for (const r of reads) asked.push(r.path);
+          return v.call(target, lists, reads, stats);
+        };
+      },
+    });
+    const job = { path: lockPath, maxBytes: 1 << 20 };
+    const here = await readJobLockHere(node, job);
+    assert.equal(here.lock?.harbor?.version, '0.22.0');
+    // At the threshold on Node's port: on the worker, the same answer, nothing read through the port.
+    assert.deepEqual(await readJobLock(counting(true), job, text.length, text.length), here);
+    assert.deepEqual(asked, [], 'read on the worker thread, not through the port');
+    // One byte below the threshold: here, through the port.
+    assert.deepEqual(await readJobLock(counting(true), job, text.length - 1, text.length), here);
+    assert.deepEqual(asked, [lockPath]);
+    // A port whose paths are not Node's: here, whatever the size.
+    asked.length = 0;
+    assert.deepEqual(await readJobLock(counting(false), job, text.length, 0), here);
+    assert.deepEqual(asked, [lockPath]);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the worker\'s side (readJobLockOnWorker) reads the lock with Node\'s port and the bound it is given', async () => {
+  const root = tmp();
+  try {
+    const lockPath = `${root}/lock.json`;
+    const text = JSON.stringify({ schema_version: 1, harbor: { version: '0.23.1' }, trials: [] });
+    fs.writeFileSync(lockPath, text);
+    const whole = await readJobLockOnWorker({ path: lockPath, maxBytes: 1 << 20 });
+    assert.deepEqual(whole, { lock: { harbor: { version: '0.23.1' } }, problems: [] });
+    const bounded = await readJobLockOnWorker({ path: lockPath, maxBytes: 10 });
+    assert.equal(bounded.lock, null);
+    assert.deepEqual(bounded.problems.map((p) => [p.code, p.severity, p.file]), [['too-big', 'warning', lockPath]]);
+    const gone = await readJobLockOnWorker({ path: `${root}/none.json`, maxBytes: 1 << 20 });
+    assert.deepEqual(gone.problems.map((p) => [p.code, p.message]), [['missing-file', 'the job lock.json is not on disk']]);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
