@@ -1,7 +1,7 @@
 // The vscode-free Disposable / Emitter the run store and the host classes build on.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { Disposable, DisposableStore, Emitter, toDisposable } from '../../../src/core/lifecycle';
+import { Disposable, DisposableStore, Emitter, disposeAll, toDisposable } from '../../../src/core/lifecycle';
 
 test('an Emitter calls its listeners in order, with thisArgs, until they are disposed', () => {
   const e = new Emitter<number>();
@@ -93,4 +93,63 @@ test('a subscription can be kept in a DisposableStore as well as in an array', (
   store.dispose();
   e.fire(2);
   assert.equal(n, 1);
+});
+
+test('clear() forgets what it disposed: a second clear() or dispose() does not dispose it again', () => {
+  const s = new DisposableStore();
+  let n = 0;
+  s.add({ dispose: () => { n++; } }); // a plain disposable, not guarded against a second call
+  s.clear();
+  s.clear();
+  s.dispose();
+  assert.equal(n, 1);
+});
+
+test('hasListeners is true while someone listens', () => {
+  const e = new Emitter<number>();
+  assert.equal(e.hasListeners, false);
+  const d = e.event(() => undefined);
+  assert.equal(e.hasListeners, true);
+  d.dispose();
+  assert.equal(e.hasListeners, false);
+});
+
+test('without an error handler, a listener\'s error goes to the console', () => {
+  const logged: unknown[] = [];
+  const e = new Emitter<number>();
+  let after = 0;
+  e.event(() => { throw new Error('listener failed'); });
+  e.event(() => after++);
+  const consoleError = console.error;
+  console.error = (err: unknown) => { logged.push(err); };
+  try {
+    e.fire(1);
+  } finally {
+    console.error = consoleError;
+  }
+  assert.equal(logged.length, 1);
+  assert.equal((logged[0] as Error).message, 'listener failed');
+  assert.equal(after, 1);
+});
+
+test('a subscription taken by a disposed Emitter is a no-op disposable, not kept anywhere', () => {
+  const e = new Emitter<number>();
+  e.dispose();
+  const subs: { dispose(): void }[] = [];
+  const d = e.event(() => undefined, undefined, subs);
+  assert.equal(subs.length, 0);
+  d.dispose();
+  assert.equal(e.hasListeners, false);
+});
+
+test('disposeAll rethrows the first error after trying every item; an error that is a falsy value is rethrown too', () => {
+  const log: string[] = [];
+  assert.throws(() => disposeAll([
+    { dispose: () => { log.push('a'); throw new Error('one'); } },
+    { dispose: () => { log.push('b'); throw new Error('two'); } },
+    { dispose: () => { log.push('c'); } },
+  ]), /one/);
+  assert.deepEqual(log, ['a', 'b', 'c']);
+  assert.throws(() => disposeAll([{ dispose: () => { throw 0; } }]), (e) => e === 0);
+  disposeAll([]);
 });
