@@ -182,3 +182,120 @@ test('loadRuns reads every candidate once, sorted; a reader that throws becomes 
   assert.equal(run.problems[0].code, 'reader-failed');
   assert.match(run.problems[0].message, /disk on fire/);
 });
+
+test('a quality summary names rollouts beside it or in another folder: those without a summary, that are rollouts files, inside the root', async () => {
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-quality-')).split(path.sep).join('/');
+  write(`${root}/q/quality_summary.json`, { run: { rollouts: ['here.jsonl', 'done.jsonl', '../other/there.jsonl', '../other/summarised.jsonl',
+    '../other/gone.jsonl', 'here_metrics.jsonl', 7, null, `${root}/abs/abs.jsonl`, '../../outside.jsonl'] } });
+  write(`${root}/q/here.jsonl`);
+  write(`${root}/q/done.jsonl`);
+  write(`${root}/q/done_run_summary.json`, {});
+  write(`${root}/q/here_metrics.jsonl`);
+  write(`${root}/other/there.jsonl`);
+  write(`${root}/other/summarised.jsonl`);
+  write(`${root}/other/summarised_run_summary.json`, {});
+  write(`${root}/abs/abs.jsonl`);
+  write(`${path.dirname(root)}/outside.jsonl`);
+  const report = { links: [], linksResolved: true } as import('../../src/core/discovery').DiscoveryReport;
+  const found = await discoverRuns(nfs, root, { report });
+  assert.deepEqual(show(root, found).map((x) => x.join(' ')), [
+    'rollouts abs/abs.jsonl',
+    'summary other/summarised_run_summary.json',
+    'rollouts other/there.jsonl',
+    'summary q/done_run_summary.json',
+    'rollouts q/here.jsonl',
+  ]);
+  assert.equal(found.find((c) => c.anchor.endsWith('there.jsonl'))?.root, `${root}/other`);
+  assert.deepEqual(report.links.map((l) => [l.path, l.why]), [[`${path.dirname(root)}/outside.jsonl`, 'outside']],
+    'a named file outside the root is reported, not read');
+
+  for (const bad of ['{"run": {"rollouts": "here.jsonl"}}', '{"run": null}', 'null', 'not json']) {
+    write(`${root}/q/quality_summary.json`, bad);
+    const again = await discoverRuns(nfs, `${root}/q`);
+    assert.deepEqual(show(root, again), [['summary', 'q/done_run_summary.json']], bad);
+  }
+});
+
+test('what discovery does not enter: a trial\'s parts, a NeMo Gym verifier folder, sessions, tool folders; include by the run\'s folder', async () => {
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-skip-')).split(path.sep).join('/');
+  // A trial folder outside a job (no job config above it): its parts hold no runs.
+  write(`${root}/trial/result.json`, {});
+  write(`${root}/trial/agent/a_run_summary.json`, '{}');
+  write(`${root}/trial/artifacts/b_run_summary.json`, '{}');
+  write(`${root}/trial/steps/c_run_summary.json`, '{}');
+  write(`${root}/trial/user-agent/d_run_summary.json`, '{}');
+  write(`${root}/trial/other/e_run_summary.json`, '{}');
+  write(`${root}/conf/config.json`, {});
+  write(`${root}/conf/verifier/f_run_summary.json`, '{}');
+  write(`${root}/conf/agent/g_run_summary.json`, '{}');
+  // Without a run in the folder, a verifier folder is searched.
+  write(`${root}/plain/verifier/h_run_summary.json`, '{}');
+  write(`${root}/nemo/x_run_summary.json`, '{}');
+  write(`${root}/nemo/verifier/i_run_summary.json`, '{}');
+  write(`${root}/nemo/resources-session-2/j_run_summary.json`, '{}');
+  write(`${root}/nemo/.venv/k_run_summary.json`, '{}');
+  write(`${root}/nemo/__pycache__/l_run_summary.json`, '{}');
+  write(`${root}/_run_summary.json`, '{}'); // a bare suffix names no run
+  const found = await discoverRuns(nfs, root);
+  assert.deepEqual(show(root, found).map((x) => x[1]), [
+    'nemo/x_run_summary.json', 'plain/verifier/h_run_summary.json', 'trial/other/e_run_summary.json',
+  ]);
+  const byFolder = await discoverRuns(nfs, root, { include: ['plain/verifier'] });
+  assert.deepEqual(show(root, byFolder).map((x) => x[1]), ['plain/verifier/h_run_summary.json'], 'the run\'s folder matches');
+  const one = await discoverRuns(nfs, root, { concurrency: 1 });
+  assert.deepEqual(one, found, 'one folder at a time finds the same');
+  const zero = await discoverRuns(nfs, root, { concurrency: 0 });
+  assert.deepEqual(zero, found, 'concurrency 0 is taken as 1');
+});
+
+test('a file given as the root: summary.json is a dataset, run.json a training run, result.json of a job its job, anything else nothing', async () => {
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-file-')).split(path.sep).join('/');
+  write(`${root}/d/summary.json`, {});
+  write(`${root}/t/run.json`, {});
+  write(`${root}/j/config.json`, { job_name: 'j' });
+  write(`${root}/j/result.json`, {});
+  write(`${root}/j/t__1/config.json`, { trial_name: 't__1' });
+  write(`${root}/notjob/result.json`, {});
+  write(`${root}/x/readme.txt`, 'hi');
+  const one = async (p: string) => (await discoverRuns(nfs, `${root}/${p}`)).map((c) => [c.variant, c.kind, path.posix.relative(root, c.anchor), path.posix.relative(root, c.root)]);
+  assert.deepEqual(await one('d/summary.json'), [['dataset', 'viewer-data', 'd/summary.json', 'd']]);
+  assert.deepEqual(await one('t/run.json'), [['training', 'viewer-data', 't/run.json', 't']]);
+  assert.deepEqual(await one('j/result.json'), [['job', 'harbor-job', 'j', 'j']]);
+  assert.deepEqual(await one('j/config.json'), [['job', 'harbor-job', 'j', 'j']]);
+  assert.deepEqual(await one('notjob/result.json'), []);
+  assert.deepEqual(await one('x/readme.txt'), []);
+});
+
+test('viewer data needs projects/<p>/datasets|runs/<x> and the project\'s project.json (a file), asked once per project', async () => {
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-viewer-')).split(path.sep).join('/');
+  write(`${root}/projects/p/project.json`, {});
+  write(`${root}/projects/p/datasets/d1/summary.json`, {});
+  write(`${root}/projects/p/datasets/d2/summary.json`, {});
+  write(`${root}/projects/p/runs/r1/run.json`, {});
+  write(`${root}/projects/p/runs/r2/summary.json`, {}); // a summary under runs/ is no dataset
+  write(`${root}/projects/p/datasets/d3/run.json`, {}); // a run.json under datasets/ is no training run
+  write(`${root}/projects/p/other/d4/summary.json`, {});
+  write(`${root}/projects/dirproj/project.json/x`, '');
+  write(`${root}/projects/dirproj/datasets/d/summary.json`, {});
+  write(`${root}/notprojects/p/project.json`, {});
+  write(`${root}/notprojects/p/datasets/d/summary.json`, {});
+  const asked: string[] = [];
+  const counting: FsPort = Object.assign(Object.create(nfs) as FsPort, {
+    stat: (p: string) => { if (p.endsWith('/project.json')) asked.push(p); return nfs.stat(p); },
+  });
+  const found = await discoverRuns(counting, root);
+  assert.deepEqual(show(root, found), [
+    ['dataset', 'projects/p/datasets/d1/summary.json'],
+    ['dataset', 'projects/p/datasets/d2/summary.json'],
+    ['training', 'projects/p/runs/r1/run.json'],
+  ]);
+  assert.deepEqual(asked.sort(), [`${root}/projects/dirproj/project.json`, `${root}/projects/p/project.json`]);
+});
+
+test('how a skipped link and the folder cap read', async () => {
+  const { describeCap, describeLink } = await import('../../src/core/discovery');
+  assert.equal(describeLink('/w', { path: '/w', target: '/elsewhere', why: 'outside' }), '. is a link to /elsewhere, outside /w: not followed');
+  assert.equal(describeLink('/w', { path: '/w/a/l', target: '/w/b', why: 'inside' }), 'a/l is a link to /w/b: read there, once');
+  assert.equal(describeCap({ maxDirs: 50_000, notRead: 1 }), 'stopped after 50,000 folders: 1 folder found (and what is below them) not read');
+  assert.equal(describeCap({ maxDirs: 2, notRead: 1234 }), 'stopped after 2 folders: 1,234 folders found (and what is below them) not read');
+});

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { JsonLocator, lineStartsOf, lineColumnFast, type Span } from '../../../src/core/jsonLocator';
+import { JsonLocator, lineSpan, lineStartsOf, lineColumnFast, type Span } from '../../../src/core/jsonLocator';
 
 fc.configureGlobal({ seed: Number(process.env.FUZZ_SEED ?? 20261130) });
 
@@ -109,4 +109,16 @@ test('line starts: 0 and the offset after every newline, for any text (empty, le
     assert.deepEqual([...lineStartsOf(t)], naive(t));
   }), { numRuns: 300 });
   for (const t of ['', '\n', 'a\n', '\na', '\n\n', 'a\r\nb']) assert.deepEqual([...lineStartsOf(t)], naive(t), JSON.stringify(t));
+});
+
+test('lineSpan: a problem without file content spans its line from its column on, or sits at the file\'s start', () => {
+  const p = { file: '/f', severity: 'error' as const, code: 'c', message: 'm' };
+  assert.deepEqual(lineSpan({ ...p, line: 3, column: 5 }), { line: 2, character: 4, endLine: 2, endCharacter: 10004 });
+  assert.deepEqual(lineSpan({ ...p, line: 1, column: 1 }), { line: 0, character: 0, endLine: 0, endCharacter: 10000 });
+  assert.deepEqual(lineSpan({ ...p, line: 3 }), { line: 2, character: 0, endLine: 2, endCharacter: 10000 });
+  assert.deepEqual(lineSpan({ ...p, line: 3, column: 0 }), { line: 2, character: 0, endLine: 2, endCharacter: 10000 });
+  assert.deepEqual(lineSpan({ ...p, line: 3, column: -2 }), { line: 2, character: 0, endLine: 2, endCharacter: 10000 });
+  assert.deepEqual(lineSpan(p), { line: 0, character: 0, endLine: 0, endCharacter: 0 });
+  assert.deepEqual(lineSpan({ ...p, line: 0, column: 4 }), { line: 0, character: 0, endLine: 0, endCharacter: 0 });
+  assert.deepEqual(lineSpan({ ...p, line: -1 }), { line: 0, character: 0, endLine: 0, endCharacter: 0 });
 });

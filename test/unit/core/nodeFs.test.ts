@@ -1,0 +1,174 @@
+// The Node FsPort (core/fs/nodeFs.ts) on its own: the read limit and where it comes from, whole reads past the first
+// buffer, chunked reads from an offset, sequential reads, atomic writes (whole and in chunks, a failed one leaves
+// nothing behind), links resolved, and removal.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { NodeFs, maxFileBytesFromEnv } from '../../../src/core/fs/nodeFs';
+import { DEFAULT_MAX_FILE_BYTES, isReadRefused } from '../../../src/core/fs/port';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-nodefs-')).split(path.sep).join('/');
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function withEnv<T>(value: string | undefined, fn: () => T): T {
+  const before = process.env.HARBOR_RUNS_MAX_FILE_MB;
+  if (value === undefined) delete process.env.HARBOR_RUNS_MAX_FILE_MB;
+  else process.env.HARBOR_RUNS_MAX_FILE_MB = value;
+  try {
+    return fn();
+  } finally {
+    if (before === undefined) delete process.env.HARBOR_RUNS_MAX_FILE_MB;
+    else process.env.HARBOR_RUNS_MAX_FILE_MB = before;
+  }
+}
+
+test('the read limit: the option, else HARBOR_RUNS_MAX_FILE_MB when a positive number, else the default', () => {
+  assert.equal(withEnv('1.5', () => maxFileBytesFromEnv()), Math.floor(1.5 * 1024 * 1024));
+  assert.equal(withEnv('2', () => maxFileBytesFromEnv()), 2 * 1024 * 1024);
+  for (const v of [undefined, '', '0', '-3', 'abc', 'Infinity']) assert.equal(withEnv(v, () => maxFileBytesFromEnv()), undefined, String(v));
+  assert.equal(withEnv('2', () => new NodeFs().maxFileBytes), 2 * 1024 * 1024);
+  assert.equal(withEnv('2', () => new NodeFs({ maxFileBytes: 10 }).maxFileBytes), 10);
+  assert.equal(withEnv(undefined, () => new NodeFs().maxFileBytes), DEFAULT_MAX_FILE_BYTES);
+});
+
+test('readFile reads a file past its first buffer whole, up to the limit and not a byte over it', async () => {
+  const big = Buffer.alloc(100_000, 0);
+  for (let i = 0; i < big.length; i++) big[i] = i % 251;
+  fs.writeFileSync(`${dir}/big.bin`, big);
+  fs.writeFileSync(`${dir}/empty`, '');
+  const node = new NodeFs({ maxFileBytes: 100_000 });
+  assert.ok(Buffer.from(await node.readFile(`${dir}/big.bin`)).equals(big));
+  assert.equal((await node.readFile(`${dir}/empty`)).length, 0);
+  await assert.rejects(node.readFile(`${dir}/big.bin`, { maxBytes: 99_999 }), (e) => isReadRefused(e) && e.code === 'too-large'
+    && e.message === `${dir}/big.bin is 0.095 MB, over the 0.095 MB read limit (harborRuns.maxFileSizeMB) (not read)`);
+  await assert.rejects(new NodeFs({ maxFileBytes: 5000 }).readFile(`${dir}/big.bin`), (e) => isReadRefused(e) && e.code === 'too-large');
+  await assert.rejects(node.readFile(dir), (e) => isReadRefused(e) && e.code === 'not-a-file' && /is a folder, not a regular file/.test(e.message));
+  await assert.rejects(node.readFile(`${dir}/none`), (e) => (e as NodeJS.ErrnoException).code === 'ENOENT');
+});
+
+test('readChunks: chunks of the size asked for, from the byte asked for (a negative start is the file\'s start)', async () => {
+  fs.writeFileSync(`${dir}/ten`, '0123456789');
+  const node = new NodeFs();
+  const chunks = async (size?: number, start?: number) => {
+    const out: string[] = [];
+    for await (const c of node.readChunks(`${dir}/ten`, size, start)) out.push(Buffer.from(c).toString());
+    return out;
+  };
+  assert.deepEqual(await chunks(4), ['0123', '4567', '89']);
+  assert.deepEqual(await chunks(5), ['01234', '56789']);
+  assert.deepEqual(await chunks(4, 3), ['3456', '789']);
+  assert.deepEqual(await chunks(4, -5), ['0123', '4567', '89']);
+  assert.deepEqual(await chunks(4, 10), []);
+  assert.deepEqual(await chunks(), ['0123456789']);
+});
+
+test('openSequential reads on into the caller\'s buffer; close twice is fine', async () => {
+  fs.writeFileSync(`${dir}/seq`, 'abcdefg');
+  const r = await new NodeFs().openSequential(`${dir}/seq`);
+  const into = new Uint8Array(3);
+  const got: string[] = [];
+  for (let n; (n = await r.read(into)) > 0;) got.push(Buffer.from(into.subarray(0, n)).toString());
+  assert.deepEqual(got, ['abc', 'def', 'g']);
+  await r.close();
+  await r.close();
+});
+
+test('atomic writes: whole or in chunks (each written fully), folders made; a failed write leaves the old file and no temp', async () => {
+  const node = new NodeFs();
+  await node.writeFileAtomic(`${dir}/w/a/x.txt`, Buffer.from('one'));
+  assert.equal(fs.readFileSync(`${dir}/w/a/x.txt`, 'utf8'), 'one');
+  async function* parts() { yield Buffer.from('two'); yield Buffer.alloc(200_000, 0x61); yield Buffer.from('!'); }
+  await node.writeFileAtomicChunks(`${dir}/w/a/x.txt`, parts());
+  const text = fs.readFileSync(`${dir}/w/a/x.txt`, 'utf8');
+  assert.equal(text.length, 200_004);
+  assert.ok(text.startsWith('twoaaa') && text.endsWith('a!'));
+  async function* failing() { yield Buffer.from('half'); throw new Error('producer failed'); }
+  await assert.rejects(node.writeFileAtomicChunks(`${dir}/w/a/x.txt`, failing()), /producer failed/);
+  assert.equal(fs.readFileSync(`${dir}/w/a/x.txt`, 'utf8').length, 200_004);
+  assert.deepEqual(fs.readdirSync(`${dir}/w/a`), ['x.txt'], 'no temp file left');
+  await node.syncFolder(`${dir}/nowhere`);
+  await node.mkdirp(`${dir}/m/n/o`);
+  assert.equal((await node.stat(`${dir}/m/n/o`))?.type, 'dir');
+});
+
+test('stat, readDir through links, realpath, realpathDirs and remove', async () => {
+  const node = new NodeFs();
+  fs.mkdirSync(`${dir}/l/real`, { recursive: true });
+  fs.writeFileSync(`${dir}/l/real/f`, 'abc');
+  fs.symlinkSync(`${dir}/l/real`, `${dir}/l/link`);
+  fs.symlinkSync(`${dir}/l/real/f`, `${dir}/l/flink`);
+  fs.symlinkSync(`${dir}/l/missing`, `${dir}/l/broken`);
+  const st = await node.stat(`${dir}/l/real/f`);
+  assert.equal(st?.type, 'file');
+  assert.equal(st?.size, 3);
+  assert.ok(st && st.mtimeMs > 0);
+  assert.equal(await node.stat(`${dir}/l/none`), undefined);
+  assert.deepEqual((await node.readDir(`${dir}/l`)).sort(), [['broken', 'other'], ['flink', 'file'], ['link', 'dir'], ['real', 'dir']]);
+  assert.deepEqual(await node.readDir(`${dir}/l/real/f`), [], 'a file is no folder');
+  assert.deepEqual(await node.readDir(`${dir}/l/none`), []);
+  const real = fs.realpathSync(`${dir}/l/real`).split(path.sep).join('/');
+  assert.equal(await node.realpath(`${dir}/l/link/f`), `${real}/f`);
+  assert.equal(await node.realpath(`${dir}/l/broken`), undefined);
+  assert.equal(await node.realpathDirs(`${dir}/l/link/f`), `${real}/f`);
+  assert.equal(await node.realpathDirs(`${dir}/l/link/notyet`), `${real}/notyet`, 'its own name kept');
+  assert.equal(await node.realpathDirs(`${dir}/l/none/x`), `${dir}/l/none/x`, 'unresolvable: the path itself');
+  await node.remove(`${dir}/l/real/f`);
+  await node.remove(`${dir}/l/real/f`);
+  assert.equal(fs.existsSync(`${dir}/l/real/f`), false);
+});
+
+test('listDirs and probeDirs: entries, [] for an empty folder, undefined / -1 where no folder is', async () => {
+  const node = new NodeFs();
+  fs.mkdirSync(`${dir}/p/a/sub`, { recursive: true });
+  fs.mkdirSync(`${dir}/p/empty`, { recursive: true });
+  fs.writeFileSync(`${dir}/p/a/x.txt`, '');
+  const lists = await node.listDirs([`${dir}/p/a`, `${dir}/p/empty`, `${dir}/p/none`, `${dir}/p/a/x.txt`]);
+  assert.deepEqual(lists.map((l) => l && [...l].sort()), [[['sub', 'dir'], ['x.txt', 'file']], [], undefined, undefined]);
+  const probes = await node.probeDirs([[`${dir}/p/none`, `${dir}/p/a`], [`${dir}/p/empty`], [`${dir}/p/none`]],
+    [['x.txt', 'file'], ['sub', 'dir'], ['sub', 'file']]);
+  assert.deepEqual([...probes], [(1 << 16) | 0b011, 0, -1]);
+});
+
+test('a DirLister of its own: answers in order, rejects what is pending when stopped, starts again when asked again', async () => {
+  const { DirLister } = await import('../../../src/core/fs/dirLister');
+  fs.mkdirSync(`${dir}/dl/a`, { recursive: true });
+  fs.writeFileSync(`${dir}/dl/f`, 'text');
+  const lister = new DirLister();
+  const [first, second] = await Promise.all([lister.list([`${dir}/dl`]), lister.list([`${dir}/dl/a`, `${dir}/dl/none`])]);
+  assert.deepEqual(first.map((l) => l && [...l].sort()), [[['a', 'dir'], ['f', 'file']]]);
+  assert.deepEqual(second, [[], undefined]);
+  const pending = assert.rejects(lister.list([`${dir}/dl`]), /the folder lister was stopped/);
+  await lister.dispose();
+  await pending;
+  const got = await lister.gather([`${dir}/dl/a`], [{ path: `${dir}/dl/f`, maxBytes: 3 }, { path: `${dir}/dl/f`, maxBytes: 4 }, { path: `${dir}/dl/x`, maxBytes: 4 }, { path: `${dir}/dl/a`, maxBytes: 4 }]);
+  assert.deepEqual(got.lists, [[]]);
+  assert.deepEqual(got.reads, [{ tooBig: 4 }, { text: 'text' }, { missing: true }, { error: 'a folder, not a file' }]);
+  assert.deepEqual(got.stats, []);
+  await lister.dispose();
+  await lister.dispose();
+});
+
+test('a refused read says why: its size in MB against the limit (three decimals under 1 MB), or what the path is', async () => {
+  const { ReadRefusedError, tooLargeDetail, notAFileDetail } = await import('../../../src/core/fs/port');
+  assert.equal(tooLargeDetail(300 * 1024 * 1024, 256 * 1024 * 1024), 'is 300 MB, over the 256 MB read limit (harborRuns.maxFileSizeMB)');
+  assert.equal(tooLargeDetail(1024 * 1024, 512 * 1024), 'is 1 MB, over the 0.500 MB read limit (harborRuns.maxFileSizeMB)');
+  assert.equal(notAFileDetail('a FIFO'), 'is a FIFO, not a regular file');
+  const e = new ReadRefusedError('/p', 'not-a-file', notAFileDetail('a socket'));
+  assert.equal(e.message, '/p is a socket, not a regular file (not read)');
+  assert.equal(e.name, 'ReadRefusedError');
+  assert.equal(isReadRefused(e), true);
+  assert.equal(isReadRefused(new Error('x')), false);
+  assert.equal(isReadRefused({ name: 'ReadRefusedError' }), false, 'not an Error');
+  assert.equal(isReadRefused(Object.assign(new Error('y'), { name: 'ReadRefusedError' })), true, 'by name (another bundle\'s class)');
+});
+
+test('workerBundle finds a worker\'s bundle in a folder above the running bundle, and says when there is none', async () => {
+  const { workerBundle } = await import('../../../src/core/fs/workerBundle');
+  const found = workerBundle('summaryRowWorker.js');
+  assert.ok(found && fs.existsSync(found), String(found));
+  assert.equal(path.basename(found), 'summaryRowWorker.js');
+  assert.ok(__dirname.startsWith(path.dirname(found)), 'in a folder above this bundle');
+  assert.equal(workerBundle('no-such-worker.js'), undefined);
+});
