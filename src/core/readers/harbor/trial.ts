@@ -206,7 +206,8 @@ export function trialFromFiles(
   attempt.missing = list.missing;
   if (list.provenance.length) attempt.provenance = list.provenance;
   if (r.state === 'ok' && (result?.verifier_result || result?.step_results?.length)) {
-    const files = new Set(list.evidence.filter((e) => e.kind === 'reward-file').map((e) => e.label));
+    // A multi-step trial's reward files are in its steps' verifier folders (the children of each step's evidence).
+    const files = new Set(list.evidence.flatMap((e) => [e, ...(e.children ?? [])]).filter((e) => e.kind === 'reward-file').map((e) => e.label));
     attempt.rewardMethod = list.provenance.some((p) => p.code === 'reward-details') ? 'rewardkit'
       : files.has('reward.json') ? 'reward.json' : files.has('reward.txt') ? 'reward.txt' : null;
   }

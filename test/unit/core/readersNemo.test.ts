@@ -1,0 +1,93 @@
+// Pieces of the NeMo Gym run reader (src/core/readers/nemo/) called directly: the health check's verdict rows by task
+// and repeat (a multi-stage repeat takes its worst verdict and every check named), and the kind of evidence a path
+// the summary lists as missing is.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { NodeFs } from '../../../src/core/fs/nodeFs';
+import { readVerdicts, verdictKey } from '../../../src/core/readers/nemo/verdicts';
+import { kindOfName } from '../../../src/core/readers/nemo/repeatEvidence';
+
+const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-nemo-units-')).split(path.sep).join('/');
+after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
+const node = new NodeFs();
+let counter = 0;
+
+async function verdictsOf(rows: (object | string)[]) {
+  const file = `${tmpRoot}/verdicts-${++counter}.jsonl`;
+  fs.writeFileSync(file, rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n');
+  const got = await readVerdicts(node, file);
+  return { file, byKey: Object.fromEntries(got.byKey), problems: got.problems };
+}
+
+test('verdict rows: keyed task:repeat; an unhealthy row names its failed checks, an unobserved one the checks without input, a healthy one none', async () => {
+  assert.equal(verdictKey(3, 0), '3:0');
+  const { byKey, problems } = await verdictsOf([
+    { _ng_task_index: 0, _ng_rollout_index: 0, verdict: 'healthy', findings: [{ check: 'x' }], unobserved: ['y'] },
+    { _ng_task_index: 0, _ng_rollout_index: 1, verdict: 'unhealthy', findings: [{ check: 'reward-range' }, { check: 7 }, null, 'loose', { check: 'tool-errors' }], unobserved: ['z'] },
+    { _ng_task_index: 1, _ng_rollout_index: 0, verdict: 'unobserved', findings: [{ check: 'a' }], unobserved: ['turns', 3, 'tokens'] },
+    { _ng_task_index: 1, _ng_rollout_index: 1, verdict: 'unhealthy', findings: 'none' },
+    { _ng_task_index: 2, _ng_rollout_index: 0, verdict: 'unobserved', unobserved: 'turns' },
+  ]);
+  assert.deepEqual(byKey, {
+    '0:0': { verdict: 'healthy', checks: [] },
+    '0:1': { verdict: 'unhealthy', checks: ['reward-range', 'tool-errors'] },
+    '1:0': { verdict: 'unobserved', checks: ['turns', 'tokens'] },
+    '1:1': { verdict: 'unhealthy', checks: [] },
+    '2:0': { verdict: 'unobserved', checks: [] },
+  });
+  assert.deepEqual(problems, []);
+});
+
+test('a multi-stage repeat: the worst verdict of its rows (unhealthy over unobserved over healthy), every check named once', async () => {
+  const row = (stage: number, verdict: string, extra: object = {}) => ({ _ng_task_index: 4, _ng_rollout_index: 2, stage_index: stage, verdict, ...extra });
+  const up = await verdictsOf([
+    row(0, 'healthy'),
+    row(1, 'unobserved', { unobserved: ['turns'] }),
+    row(2, 'unhealthy', { findings: [{ check: 'reward-range' }] }),
+    row(3, 'unobserved', { unobserved: ['tokens', 'turns'] }),
+    row(4, 'unhealthy', { findings: [{ check: 'reward-range' }, { check: 'loops' }] }),
+    row(5, 'healthy'),
+  ]);
+  assert.deepEqual(up.byKey['4:2'], { verdict: 'unhealthy', checks: ['turns', 'reward-range', 'tokens', 'loops'] });
+  const down = await verdictsOf([row(0, 'unhealthy', { findings: [{ check: 'c1' }] }), row(1, 'unobserved', { unobserved: ['u1'] }), row(2, 'healthy')]);
+  assert.deepEqual(down.byKey['4:2'], { verdict: 'unhealthy', checks: ['c1', 'u1'] });
+  const even = await verdictsOf([row(0, 'unobserved', { unobserved: ['u1'] }), row(1, 'unobserved', { unobserved: ['u2', 'u1'] })]);
+  assert.deepEqual(even.byKey['4:2'], { verdict: 'unobserved', checks: ['u1', 'u2'] });
+  const odd = await verdictsOf([row(0, 'healthy'), row(1, 'strange')]);
+  assert.deepEqual(odd.byKey['4:2'], { verdict: 'healthy', checks: [] }, 'an unknown verdict ranks with healthy: the first stays');
+});
+
+test('rows that are not verdict rows are warnings with their line; bad JSON lines are the file\'s problems', async () => {
+  const { file, byKey, problems } = await verdictsOf([
+    { _ng_task_index: '0', _ng_rollout_index: 0, verdict: 'healthy' },
+    { _ng_task_index: 0, _ng_rollout_index: null, verdict: 'healthy' },
+    { _ng_task_index: 0, _ng_rollout_index: 0, verdict: 3 },
+    { _ng_task_index: 0, _ng_rollout_index: 0, verdict: '' },
+    'not json',
+    { _ng_task_index: 0, _ng_rollout_index: 0, verdict: 'healthy' },
+  ]);
+  assert.deepEqual(Object.keys(byKey), ['0:0']);
+  assert.deepEqual(problems.filter((p) => p.code === 'schema').map((p) => [p.file, p.line, p.severity, p.message]), [1, 2, 3, 4].map((line) =>
+    [file, line, 'warning', `line ${line} is not a verdict row (needs _ng_task_index, _ng_rollout_index and verdict)`]));
+  assert.deepEqual(problems.filter((p) => p.code !== 'schema').map((p) => p.line), [5]);
+  assert.equal(problems.at(-1)?.code, 'parse-error', 'the file\'s problems after the rows\'');
+});
+
+test('kindOfName: the kind of a listed missing path, from its last segment', () => {
+  const cases: [string, ReturnType<typeof kindOfName>][] = [
+    ['verifier/t/0/test-stdout.txt', { kind: 'test-stdout', isDir: false }],
+    ['verifier/t/0/reward.txt', { kind: 'reward-file', isDir: false }],
+    ['reward.json', { kind: 'reward-file', isDir: false }],
+    ['verifier/reward.txt.bak', { kind: 'verifier-logs', isDir: true }],
+    ['verifier/my-reward.json', { kind: 'verifier-logs', isDir: true }],
+    ['agent/trajectory.json', { kind: 'trajectory', isDir: false }],
+    ['verifier/t/0/ctrf.json', { kind: 'ctrf', isDir: false }],
+    ['out/artifacts', { kind: 'artifacts', isDir: true }],
+    ['verifier/t/0', { kind: 'verifier-logs', isDir: true }],
+    ['/abs/test-stdout.txt.old', { kind: 'verifier-logs', isDir: true }],
+  ];
+  for (const [p, want] of cases) assert.deepEqual(kindOfName(p), want, p);
+});
