@@ -31,8 +31,11 @@ function tolerance(recorded: number): number {
   return decimals >= 9 ? 1e-9 : 0.5 * 10 ** -decimals + 1e-9;
 }
 
+/** A number for a warning: up to four decimals (0.3333, 0.25), a smaller one as written (1e-7, not "0."). */
 function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(4).replace(/0+$/, '');
+  if (Number.isInteger(n)) return String(n);
+  const s = n.toFixed(4).replace(/\.?0+$/, '');
+  return s === '0' || s === '-0' ? String(n) : s;
 }
 
 export function crossCheckViewerSummary(doc: JsonDocument, summary: Obj, cells: CellRewards[], nTasks: number): Problem[] {
