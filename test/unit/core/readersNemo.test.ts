@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { readVerdicts, verdictKey } from '../../../src/core/readers/nemo/verdicts';
 import { kindOfName } from '../../../src/core/readers/nemo/repeatEvidence';
+import { bool, fileLabel, isObj, normFiles, normNamed, normStale, normTasks, num, str } from '../../../src/core/readers/nemo/summaryShape';
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-nemo-units-')).split(path.sep).join('/');
 after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
@@ -90,4 +91,62 @@ test('kindOfName: the kind of a listed missing path, from its last segment', () 
     ['/abs/test-stdout.txt.old', { kind: 'verifier-logs', isDir: true }],
   ];
   for (const [p, want] of cases) assert.deepEqual(kindOfName(p), want, p);
+});
+
+test('normTasks: the list form (ids fall back to task-<i>) and the object form (the key), repeats numbered as written or by position', () => {
+  const list = normTasks([
+    { task_id: 'a', task_index: 3, repeats: [{ repeat: 2 }, { repeat: -1 }, 'x', { repeat: 1.7 }, { repeat: '4' }, { repeat: 0 }] },
+    'not a task',
+    { task_index: Infinity, repeats: 'none' },
+    { task_id: 7, task_index: 0 },
+  ]);
+  assert.deepEqual(list.map((t) => [t.taskId, t.index, t.jsonPath, t.repeats.map((r) => [r.repeat, r.jsonPath])]), [
+    ['a', 3, ['tasks', 0], [[2, ['tasks', 0, 'repeats', 0]], [1, ['tasks', 0, 'repeats', 1]], [1, ['tasks', 0, 'repeats', 3]], [4, ['tasks', 0, 'repeats', 4]], [0, ['tasks', 0, 'repeats', 5]]]],
+    ['task-2', undefined, ['tasks', 2], []],
+    ['task-3', 0, ['tasks', 3], []],
+  ]);
+  assert.deepEqual(list[0].repeats[0].raw, { repeat: 2 });
+  const obj = normTasks({ x: { repeats: [{}] }, y: null, z: { task_id: 'zz' } });
+  assert.deepEqual(obj.map((t) => [t.taskId, t.jsonPath, t.repeats.map((r) => r.repeat)]), [['x', ['tasks', 'x'], [0]], ['zz', ['tasks', 'z'], []]]);
+  assert.deepEqual(normTasks('tasks'), []);
+  assert.deepEqual(normTasks(null), []);
+});
+
+test('normStale, normNamed, normFiles: the list and object forms, entries of other types skipped', () => {
+  assert.deepEqual(normStale(['verifier/a/reward.txt', 5, '', 'plain', 'dir/']), [
+    { key: 'reward.txt', rel: 'verifier/a/reward.txt', jsonPath: ['stale_files', 0] },
+    { key: 'plain', rel: 'plain', jsonPath: ['stale_files', 3] },
+    { key: 'dir/', rel: 'dir/', jsonPath: ['stale_files', 4] },
+  ]);
+  assert.deepEqual(normStale({ rollouts: 'out/r.jsonl', bad: 3, empty: '' }), [{ key: 'rollouts', rel: 'out/r.jsonl', jsonPath: ['stale_files', 'rollouts'] }]);
+  assert.deepEqual(normStale('x'), []);
+  assert.deepEqual(normNamed(['t1', { task_id: 't2', reason: 'why' }, { task_id: 't3', reason: 4 }, { reason: 'no id' }, 7]), [
+    { taskId: 't1', reason: '' }, { taskId: 't2', reason: 'why' }, { taskId: 't3', reason: '' },
+  ]);
+  assert.deepEqual(normNamed({ t1: 'because', t2: null }), [{ taskId: 't1', reason: 'because' }, { taskId: 't2', reason: '' }]);
+  assert.deepEqual(normNamed(5), []);
+  assert.deepEqual(normFiles({ rollouts: 'r.jsonl', failures: null, odd: 3 }), [{ key: 'rollouts', rel: 'r.jsonl' }, { key: 'failures', rel: null }, { key: 'odd', rel: null }]);
+  assert.deepEqual(normFiles(['r.jsonl']), []);
+  assert.deepEqual(normFiles(null), []);
+});
+
+test('fileLabel: the known keys by name, another key made words; num, str and bool take only their type (num: finite)', () => {
+  assert.equal(fileLabel('rollouts'), 'Rollouts');
+  assert.equal(fileLabel('rollout_verdicts'), 'Health check verdicts');
+  assert.equal(fileLabel('some_new-key'), 'Some new key');
+  assert.equal(fileLabel('__x__'), 'X');
+  assert.equal(fileLabel('___'), '___');
+  assert.equal(fileLabel('toString'), 'ToString', 'not a label inherited from Object');
+  assert.equal(fileLabel('constructor'), 'Constructor');
+  assert.equal(num(1.5), 1.5);
+  assert.equal(num(Infinity), null);
+  assert.equal(num(Number.NaN), null);
+  assert.equal(num('1'), null);
+  assert.equal(str('a'), 'a');
+  assert.equal(str(1), null);
+  assert.equal(bool(false), false);
+  assert.equal(bool(0), null);
+  assert.equal(isObj([]), false);
+  assert.equal(isObj(null), false);
+  assert.equal(isObj({}), true);
 });

@@ -171,7 +171,7 @@ const FILE_LABELS: Record<string, string> = {
 
 /** "Rollouts" for 'rollouts', "Some key" for an unknown 'some_key'. */
 export function fileLabel(key: string): string {
-  const known = FILE_LABELS[key];
+  const known = Object.prototype.hasOwnProperty.call(FILE_LABELS, key) ? FILE_LABELS[key] : undefined; // not "constructor"'s function
   if (known) return known;
   const words = key.replace(/[_-]+/g, ' ').trim();
   return words ? words[0].toUpperCase() + words.slice(1) : key;
