@@ -58,6 +58,8 @@ const configs = [
   { ...node, entryPoints: { trajectoryWorker: 'src/core/trajectory/worker.ts' }, outdir: 'out' },
   // The summary writer's row workers (pick the keys of a large rollouts file's rows on every core).
   { ...node, entryPoints: { summaryRowWorker: 'src/core/summary/rowWorker.ts' }, outdir: 'out' },
+  // Write Run Summary's writer, off the extension host's thread (the summary streamed to disk there).
+  { ...node, entryPoints: { summaryWriterWorker: 'src/core/summary/writerWorker.ts' }, outdir: 'out' },
   // A Harbor job's large lock.json parsed off the caller's thread (only its harbor block comes back).
   { ...node, entryPoints: { jobLockWorker: 'src/core/readers/harbor/jobLockWorker.ts' }, outdir: 'out' },
   // A large NeMo Gym run summary parsed and validated off the caller's thread (its tasks come back in slices).

@@ -23,7 +23,24 @@ suite('write run summary command', () => {
     assert.ok(virtual?.summaryIsVirtual, 'before: the run is read from its rollouts (no summary yet)');
     const nRuns = (await runNodes(a)).length;
 
-    const result = await vscode.commands.executeCommand<WriteResult>('harborRuns.writeRunSummary', vscode.Uri.file(rollouts));
+    // The summary is written on a worker thread and the run shown from the file read back, its verifier folders
+    // taken from the summary's own paths: the host lists none of the run's folders again (a fallback re-read would).
+    const listed: string[] = [];
+    const runDir = path.dirname(rollouts);
+    const hostFs = a.fs as unknown as Record<string, unknown>;
+    const own = { readDir: hostFs.readDir, listDirs: hostFs.listDirs };
+    const ownProps = { readDir: Object.hasOwn(hostFs, 'readDir'), listDirs: Object.hasOwn(hostFs, 'listDirs') };
+    hostFs.readDir = (p: string) => { if (p.startsWith(runDir)) listed.push(p); return (own.readDir as (p: string) => unknown).call(a.fs, p); };
+    hostFs.listDirs = (ps: readonly string[]) => { listed.push(...ps.filter((p) => p.startsWith(runDir))); return (own.listDirs as (ps: readonly string[]) => unknown).call(a.fs, ps); };
+    let result: WriteResult | undefined;
+    try {
+      result = await vscode.commands.executeCommand<WriteResult>('harborRuns.writeRunSummary', vscode.Uri.file(rollouts));
+    } finally {
+      for (const k of ['readDir', 'listDirs'] as const) {
+        if (ownProps[k]) hostFs[k] = own[k]; else delete hostFs[k];
+      }
+    }
+    assert.deepEqual(listed, [], 'no folder of the run is listed again by the host');
     assert.ok(result, 'the command returns what it wrote');
     assert.equal(result.error, undefined);
     assert.equal(result.path, summary);

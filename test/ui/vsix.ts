@@ -10,6 +10,7 @@ export const ALLOWED_IN_VSIX: RegExp[] = [
   /^out\/summaryRowWorker\.js$/,
   /^out\/jobLockWorker\.js$/,
   /^out\/summaryDocWorker\.js$/,
+  /^out\/summaryWriterWorker\.js$/,
   /^out\/webview\/.+\.(js|css|ttf|woff2?|svg|png)$/,
   /^media\/(icon\.png|[^/]+\.svg)$/, // not the README's screenshots (vsce points README images at the repository)
   /^schemas\/.+\.json$/,

@@ -82,14 +82,48 @@ const CTRF_STAT_BATCH = 2048;
  */
 export async function runFromWrittenSummary(fs: FsPort, written: { path: string; document: unknown; bytes: Uint8Array; problems: Problem[] },
   rolloutsPath: string): Promise<Run> {
-  const root = path.posix.dirname(written.path);
+  const listings = await writtenListings(fs, written.path, written.document);
+  // The text is only needed to place a problem at its line: decoded then, not always (a 40k-repeat document's 38 MB
+  // held the extension host ~0.9 s in one decode).
+  let text: string | undefined;
+  const jsonDoc: JsonDocument = {
+    path: written.path, get text() { return (text ??= new TextDecoder().decode(written.bytes)); }, value: written.document, ok: true, problems: [],
+  };
+  return runFromSummaryDocument(fs, jsonDoc, {
+    summaryPath: written.path, anchor: written.path, virtual: false, rolloutsPath, extraProblems: writerOwnProblems(written), listings, ownWriter: true,
+  });
+}
+
+/**
+ * The same from the summary file a writer on another thread (summary/writeOnWorker.ts) has just written: the file is
+ * read back as any large summary is (parsed and checked on a worker, its tasks in slices), and the verifier folders'
+ * listings are taken from its paths as above, not read again. The caller makes sure the file is still the one written.
+ */
+export async function runFromWrittenSummaryFile(fs: FsPort, written: { path: string; problems: Problem[] }, rolloutsPath: string,
+  workerMinBytes?: number): Promise<Run> {
+  const { doc, validated } = await readSummaryDocument(fs, written.path, workerMinBytes);
+  const listings = doc.ok ? await writtenListings(fs, written.path, doc.value) : undefined;
+  return runFromSummaryDocument(fs, doc, {
+    summaryPath: written.path, anchor: written.path, virtual: false, rolloutsPath, extraProblems: writerOwnProblems(written),
+    ...(listings ? { listings } : {}), ...(validated ? { validated: true as const } : {}),
+  });
+}
+
+/** The writer's problems the run keeps (its missing paths are the summary's own `missing_paths`, raised again from it). */
+function writerOwnProblems(written: { path: string; problems: Problem[] }): Problem[] {
+  return written.problems.filter((p) => !(p.file === written.path && p.code === 'missing-path'));
+}
+
+/** What each verifier folder a just-written summary names holds, from its paths (and ctrf.json asked in batches). */
+async function writtenListings(fs: FsPort, summaryPath: string, document: unknown): Promise<Map<string, [string, EntryType][] | undefined>> {
+  const root = path.posix.dirname(summaryPath);
   const listings = new Map<string, [string, EntryType][] | undefined>();
-  const doc = written.document as { tasks?: { repeats?: Record<string, unknown>[] }[] };
+  const doc = document as { tasks?: { repeats?: Record<string, unknown>[] }[] };
   const slice = new TimeSlice();
-  for (const t of Array.isArray(doc.tasks) ? doc.tasks : []) {
+  for (const t of Array.isArray(doc?.tasks) ? doc.tasks : []) {
     if (slice.due) await slice.yield(); // (40k repeats: the extension host gets a turn)
-    for (const r of Array.isArray(t.repeats) ? t.repeats : []) {
-      const logs = str(r.verifier_logs);
+    for (const r of Array.isArray(t?.repeats) ? t.repeats : []) {
+      const logs = str(r?.verifier_logs);
       if (!logs) continue;
       const dir = resolveRel(root, logs);
       const entries: [string, EntryType][] = [];
@@ -113,14 +147,7 @@ export async function runFromWrittenSummary(fs: FsPort, written: { path: string;
     const { stats } = await gather(fs, [], [], batch.map((d) => `${d}/ctrf.json`));
     batch.forEach((d, k) => { if (stats[k]?.type === 'file') listings.get(d)!.push(['ctrf.json', 'file']); });
   }
-  // The text is only needed to place a problem at its line: decoded then, not always (a 40k-repeat document's 38 MB
-  // held the extension host ~0.9 s in one decode).
-  let text: string | undefined;
-  const jsonDoc: JsonDocument = {
-    path: written.path, get text() { return (text ??= new TextDecoder().decode(written.bytes)); }, value: written.document, ok: true, problems: [],
-  };
-  const fromWriter = written.problems.filter((p) => !(p.file === written.path && p.code === 'missing-path'));
-  return runFromSummaryDocument(fs, jsonDoc, { summaryPath: written.path, anchor: written.path, virtual: false, rolloutsPath, extraProblems: fromWriter, listings, ownWriter: true });
+  return listings;
 }
 
 function emptyRun(ctx: SummaryContext, root: string, problems: Problem[]): Run {

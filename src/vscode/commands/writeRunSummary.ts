@@ -1,11 +1,13 @@
 // "Harbor: Write Run Summary": pick a rollouts file (argument, active editor, else a quick pick), write
-// `<stem>_run_summary.json` with a cancellable progress notification, then reveal the run in the tree and say how
-// many tasks, attempts and missing paths it has. Needs a trusted workspace; errors go to the log with "Show Log".
+// `<stem>_run_summary.json` with a cancellable progress notification (on a worker thread where the files are Node's:
+// summary/writeOnWorker.ts), say at once how many tasks, attempts and missing paths it has, then show the run in the
+// tree and reveal it. Needs a trusted workspace; errors go to the log with "Show Log".
 import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
 import { countRun } from '../../core/model';
 import { isRolloutsFile, isRunSummaryPath, runSummaryPathFor, writeRunSummary, type WriteResult } from '../../core/summary';
-import { runFromWrittenSummary } from '../../core/readers/runSummary';
+import { runFromWrittenSummary, runFromWrittenSummaryFile } from '../../core/readers/runSummary';
+import { factsOf, writeRunSummaryOnWorker, type WrittenFacts } from '../../core/summary/writeOnWorker';
 import { showError } from '../log';
 import { isTreeNode } from '../treeProvider';
 import type { HostContext } from '../hostContext';
@@ -56,31 +58,32 @@ async function pickRollouts(ctx: HostContext): Promise<string | undefined> {
   return pick?.path;
 }
 
-function missingCount(run: Run | undefined, result: WriteResult): number {
-  const doc = result.document as { missing_paths?: unknown } | undefined;
-  if (doc && Array.isArray(doc.missing_paths)) return doc.missing_paths.length;
-  let n = 0;
-  for (const t of run?.tasks ?? []) for (const a of t.attempts) n += a.missing.length;
-  return n;
-}
-
-/** Re-reads the folder of a written summary and returns its run (the written one replaces a virtual one). */
 /**
- * The written summary's run. Built from the writer's own document (no second read of the run) when the store already
- * shows a run of these rollouts or of this summary; otherwise the folder is re-discovered (the summary may be excluded
- * by harborRuns.exclude, or new to the store).
+ * The written summary's run, put into the store. Built from what the writer just found (no second read of the run's
+ * folders) when the store already shows a run of these rollouts or of this summary: from the document in memory (a
+ * write on this thread) or from the file read back (a write on the worker, while the file is still the one written).
+ * Otherwise the folder is re-discovered (the summary may be excluded by harborRuns.exclude, or new to the store).
  */
-async function runOfWritten(ctx: HostContext, rollouts: string, result: WriteResult): Promise<Run | undefined> {
+async function runOfWritten(ctx: HostContext, rollouts: string, facts: WrittenFacts, result: WriteResult | undefined): Promise<Run | undefined> {
   const store = ctx.store;
   await store.ensureLoaded();
-  if (result.document && result.bytes) {
-    const run = await runFromWrittenSummary(ctx.fs, {
-      path: result.path, document: result.document, bytes: result.bytes, problems: result.problems,
-    }, rollouts);
-    const put = await store.putWrittenRun(run, result.path, rollouts);
+  let run: Run | undefined;
+  if (result?.document && result.bytes) {
+    run = await runFromWrittenSummary(ctx.fs, { path: result.path, document: result.document, bytes: result.bytes, problems: result.problems }, rollouts);
+  } else if (facts.written) {
+    const st = await ctx.fs.stat(facts.path);
+    // (workspace.fs gives whole milliseconds where the worker's Node stat has fractions.)
+    if (st && st.size === facts.written.size && Math.abs(st.mtimeMs - facts.written.mtimeMs) < 1) {
+      run = await runFromWrittenSummaryFile(ctx.fs, { path: facts.path, problems: facts.problems }, rollouts);
+    } else {
+      ctx.log.info(`${facts.path} changed after it was written: read again`);
+    }
+  }
+  if (run) {
+    const put = await store.putWrittenRun(run, facts.path, rollouts);
     if (put) return put;
   }
-  const summaryPath = result.path;
+  const summaryPath = facts.path;
   const old = store.runForFile(rollouts) ?? store.runForFile(summaryPath);
   // A run already read from this summary is re-read; a virtual one (read from the rollouts) is replaced by
   // the summary's run when the folder is re-discovered.
@@ -123,42 +126,55 @@ export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): P
   return value;
 }
 
+const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 async function writeAndShow(ctx: HostContext, rollouts: string, target: string, started: number): Promise<WriteOutcome> {
-  const result = await vscode.window.withProgress(
+  const { facts, result } = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Writing ${basename(target)}`, cancellable: true },
-    async (progress, token) => {
+    async (progress, token): Promise<{ facts: WrittenFacts; result?: WriteResult }> => {
       const ac = new AbortController();
       const sub = token.onCancellationRequested(() => ac.abort(new Error('cancelled')));
       let last = 0;
+      const onProgress = (read: number, total: number): void => {
+        if (total <= 0) return;
+        const pct = Math.min(100, Math.floor((read / total) * 100));
+        if (pct > last) { progress.report({ increment: pct - last, message: `${pct}% of ${basename(rollouts)}` }); last = pct; }
+      };
       try {
-        return await writeRunSummary(ctx.fs, rollouts, {
-          signal: ac.signal,
-          keepBytes: true, // the written run is shown from the document and these bytes (runOfWritten)
-          onProgress: (read, total) => {
-            if (total <= 0) return;
-            const pct = Math.min(100, Math.floor((read / total) * 100));
-            if (pct > last) { progress.report({ increment: pct - last, message: `${pct}% of ${basename(rollouts)}` }); last = pct; }
-          },
-        });
+        // On a worker thread where the files are Node's (the extension host's thread then only relays progress);
+        // else here, keeping the bytes the written run is shown from (runOfWritten).
+        const onWorker = ctx.fs.nodeLocal
+          ? await writeRunSummaryOnWorker(rollouts, { signal: ac.signal, onProgress, maxFileBytes: ctx.fs.maxFileBytes })
+          : undefined;
+        if (onWorker) return { facts: onWorker };
+        const written = await writeRunSummary(ctx.fs, rollouts, { signal: ac.signal, keepBytes: true, onProgress });
+        return { facts: factsOf(written), result: written };
       } finally {
         sub.dispose();
       }
     },
   );
-  for (const p of result.problems) ctx.log[p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warn' : 'info'](`${p.file}${p.line ? `:${p.line}` : ''}: ${p.code}: ${p.message}`);
-  if (result.error) {
-    if (result.error === 'cancelled') {
+  for (const p of facts.problems) ctx.log[p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warn' : 'info'](`${p.file}${p.line ? `:${p.line}` : ''}: ${p.code}: ${p.message}`);
+  if (facts.error) {
+    if (facts.error === 'cancelled') {
       ctx.log.info(`cancelled: ${target}`);
       void vscode.window.showInformationMessage(`Writing ${basename(target)} was cancelled; the previous file (if any) is unchanged.`);
     } else {
       // Not awaited: the command answers at once; the notification stays until the user closes it.
-      void showError(ctx.log, `Could not write the run summary: ${result.error}`);
+      void showError(ctx.log, `Could not write the run summary: ${facts.error}`);
     }
-    return { path: result.path, error: result.error, tasks: 0, attempts: 0, missingPaths: 0, problems: result.problems.length };
+    return { path: facts.path, error: facts.error, tasks: 0, attempts: 0, missingPaths: 0, problems: facts.problems.length };
   }
-  ctx.store.noteOwnWrite(result.path); // before its watcher event can ask for a re-read of the whole run
-  ctx.log.info(`wrote ${result.path} in ${Date.now() - started} ms`);
-  const run = await runOfWritten(ctx, rollouts, result);
+  ctx.store.noteOwnWrite(facts.path); // before its watcher event can ask for a re-read of the whole run
+  ctx.log.info(`wrote ${facts.path} in ${Date.now() - started} ms`);
+  // Said as soon as the file is written (its counts are the document's); the run is shown in the tree after it.
+  const msg = `Wrote ${basename(facts.path)}: ${plural(facts.tasks, 'task')}, ${plural(facts.attempts, 'attempt')}, ${plural(facts.missingPaths, 'missing path')}.`;
+  void vscode.window.showInformationMessage(msg, 'Open Summary').then((pick) => {
+    if (pick) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(facts.path));
+  });
+  ctx.log.info(msg);
+  const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Reading ${basename(facts.path)}` },
+    () => runOfWritten(ctx, rollouts, facts, result));
   if (run) {
     try {
       await ctx.treeView.reveal(ctx.treeProvider.nodeForRun(run), { select: true, focus: false, expand: true });
@@ -167,12 +183,5 @@ async function writeAndShow(ctx: HostContext, rollouts: string, target: string, 
     }
   }
   const c = run ? countRun(run) : undefined;
-  const nTasks = run?.tasks.length ?? 0;
-  const missing = missingCount(run, result);
-  const msg = `Wrote ${basename(result.path)}: ${nTasks} task${nTasks === 1 ? '' : 's'}, ${c?.total ?? 0} attempt${c?.total === 1 ? '' : 's'}, ${missing} missing path${missing === 1 ? '' : 's'}.`;
-  void vscode.window.showInformationMessage(msg, 'Open Summary').then((pick) => {
-    if (pick) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(result.path));
-  });
-  ctx.log.info(msg);
-  return { path: result.path, tasks: nTasks, attempts: c?.total ?? 0, missingPaths: missing, problems: result.problems.length };
+  return { path: facts.path, tasks: run?.tasks.length ?? facts.tasks, attempts: c?.total ?? facts.attempts, missingPaths: facts.missingPaths, problems: facts.problems.length };
 }
