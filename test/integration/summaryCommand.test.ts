@@ -27,11 +27,12 @@ suite('write run summary command', () => {
     // taken from the summary's own paths: the host lists none of the run's folders again (a fallback re-read would).
     const listed: string[] = [];
     const runDir = path.dirname(rollouts);
-    const hostFs = a.fs as unknown as Record<string, unknown>;
+    const hostFsPort = (a as unknown as { fs: object }).fs; // the host context's file system (VscodeFs)
+    const hostFs = hostFsPort as Record<string, unknown>;
     const own = { readDir: hostFs.readDir, listDirs: hostFs.listDirs };
     const ownProps = { readDir: Object.hasOwn(hostFs, 'readDir'), listDirs: Object.hasOwn(hostFs, 'listDirs') };
-    hostFs.readDir = (p: string) => { if (p.startsWith(runDir)) listed.push(p); return (own.readDir as (p: string) => unknown).call(a.fs, p); };
-    hostFs.listDirs = (ps: readonly string[]) => { listed.push(...ps.filter((p) => p.startsWith(runDir))); return (own.listDirs as (ps: readonly string[]) => unknown).call(a.fs, ps); };
+    hostFs.readDir = (p: string) => { if (p.startsWith(runDir)) listed.push(p); return (own.readDir as (p: string) => unknown).call(hostFsPort, p); };
+    hostFs.listDirs = (ps: readonly string[]) => { listed.push(...ps.filter((p) => p.startsWith(runDir))); return (own.listDirs as (ps: readonly string[]) => unknown).call(hostFsPort, ps); };
     let result: WriteResult | undefined;
     try {
       result = await vscode.commands.executeCommand<WriteResult>('harborRuns.writeRunSummary', vscode.Uri.file(rollouts));

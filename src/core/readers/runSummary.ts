@@ -10,7 +10,7 @@ import { resolveRel } from './nemo/repeatEvidence';
 import { readTasks } from './nemo/repeats';
 import { placeDeferred, readSummaryDocument } from './nemo/summaryDoc';
 import {
-  SummaryReadSchema, fileLabel, isObj, normFiles, normNamed, normStale, normTasks, str,
+  SummaryReadSchema, fileLabel, isObj, normFiles, normNamed, normStale, normTaskEntries, str,
 } from './nemo/summaryShape';
 import { readVerdicts, type Health } from './nemo/verdicts';
 import { isInside, outsideMessage } from '../containment';
@@ -91,21 +91,6 @@ export async function runFromWrittenSummary(fs: FsPort, written: { path: string;
   };
   return runFromSummaryDocument(fs, jsonDoc, {
     summaryPath: written.path, anchor: written.path, virtual: false, rolloutsPath, extraProblems: writerOwnProblems(written), listings, ownWriter: true,
-  });
-}
-
-/**
- * The same from the summary file a writer on another thread (summary/writeOnWorker.ts) has just written: the file is
- * read back as any large summary is (parsed and checked on a worker, its tasks in slices), and the verifier folders'
- * listings are taken from its paths as above, not read again. The caller makes sure the file is still the one written.
- */
-export async function runFromWrittenSummaryFile(fs: FsPort, written: { path: string; problems: Problem[] }, rolloutsPath: string,
-  workerMinBytes?: number): Promise<Run> {
-  const { doc, validated } = await readSummaryDocument(fs, written.path, workerMinBytes);
-  const listings = doc.ok ? await writtenListings(fs, written.path, doc.value) : undefined;
-  return runFromSummaryDocument(fs, doc, {
-    summaryPath: written.path, anchor: written.path, virtual: false, rolloutsPath, extraProblems: writerOwnProblems(written),
-    ...(listings ? { listings } : {}), ...(validated ? { validated: true as const } : {}),
   });
 }
 
@@ -267,7 +252,7 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   const rolloutsPath = ctx.rolloutsPath ?? rolloutsFile?.path ?? rolloutsPathForSummary(ctx.summaryPath);
   const health = await healthOf(fs, files, problems);
 
-  const { tasks, whoByMissing } = await readTasks(fs, doc, root, normTasks(s.tasks), health, problems, ctx.listings);
+  const { tasks, whoByMissing } = await readTasks(fs, doc, root, normTaskEntries(s.tasks), health, problems, ctx.listings);
   missingPathProblems(doc, root, s, whoByMissing, ctx, problems);
 
   const ts = identity.task_source;

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
 import { countRun } from '../../core/model';
 import { isRolloutsFile, isRunSummaryPath, runSummaryPathFor, writeRunSummary, type WriteResult } from '../../core/summary';
-import { runFromWrittenSummary, runFromWrittenSummaryFile } from '../../core/readers/runSummary';
+import { runFromWrittenSummary } from '../../core/readers/runSummary';
 import { factsOf, writeRunSummaryOnWorker, type WrittenFacts } from '../../core/summary/writeOnWorker';
 import { showError } from '../log';
 import { isTreeNode } from '../treeProvider';
@@ -60,24 +60,20 @@ async function pickRollouts(ctx: HostContext): Promise<string | undefined> {
 
 /**
  * The written summary's run, put into the store. Built from what the writer just found (no second read of the run's
- * folders) when the store already shows a run of these rollouts or of this summary: from the document in memory (a
- * write on this thread) or from the file read back (a write on the worker, while the file is still the one written).
- * Otherwise the folder is re-discovered (the summary may be excluded by harborRuns.exclude, or new to the store).
+ * folders) when the store already shows a run of these rollouts or of this summary: on the writer's worker (`fromWorker`)
+ * or from the document in memory (a write on this thread). Otherwise the folder is re-discovered (the summary may be
+ * excluded by harborRuns.exclude, or new to the store).
  */
-async function runOfWritten(ctx: HostContext, rollouts: string, facts: WrittenFacts, result: WriteResult | undefined): Promise<Run | undefined> {
+async function runOfWritten(ctx: HostContext, rollouts: string, facts: WrittenFacts, result: WriteResult | undefined,
+  fromWorker: (() => Promise<Run | undefined>) | undefined): Promise<Run | undefined> {
   const store = ctx.store;
   await store.ensureLoaded();
   let run: Run | undefined;
-  if (result?.document && result.bytes) {
+  if (fromWorker) {
+    run = await fromWorker();
+    if (!run) ctx.log.info(`the written run did not come from the writer's thread: ${facts.path} is read again`);
+  } else if (result?.document && result.bytes) {
     run = await runFromWrittenSummary(ctx.fs, { path: result.path, document: result.document, bytes: result.bytes, problems: result.problems }, rollouts);
-  } else if (facts.written) {
-    const st = await ctx.fs.stat(facts.path);
-    // (workspace.fs gives whole milliseconds where the worker's Node stat has fractions.)
-    if (st && st.size === facts.written.size && Math.abs(st.mtimeMs - facts.written.mtimeMs) < 1) {
-      run = await runFromWrittenSummaryFile(ctx.fs, { path: facts.path, problems: facts.problems }, rollouts);
-    } else {
-      ctx.log.info(`${facts.path} changed after it was written: read again`);
-    }
   }
   if (run) {
     const put = await store.putWrittenRun(run, facts.path, rollouts);
@@ -129,9 +125,9 @@ export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): P
 const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 async function writeAndShow(ctx: HostContext, rollouts: string, target: string, started: number): Promise<WriteOutcome> {
-  const { facts, result } = await vscode.window.withProgress(
+  const { value: { facts, result, fromWorker }, blockedMs: writeBlockMs } = await withLongestBlock(async () => vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Writing ${basename(target)}`, cancellable: true },
-    async (progress, token): Promise<{ facts: WrittenFacts; result?: WriteResult }> => {
+    async (progress, token): Promise<{ facts: WrittenFacts; result?: WriteResult; fromWorker?: () => Promise<Run | undefined> }> => {
       const ac = new AbortController();
       const sub = token.onCancellationRequested(() => ac.abort(new Error('cancelled')));
       let last = 0;
@@ -144,18 +140,19 @@ async function writeAndShow(ctx: HostContext, rollouts: string, target: string, 
         // On a worker thread where the files are Node's (the extension host's thread then only relays progress);
         // else here, keeping the bytes the written run is shown from (runOfWritten).
         const onWorker = ctx.fs.nodeLocal
-          ? await writeRunSummaryOnWorker(rollouts, { signal: ac.signal, onProgress, maxFileBytes: ctx.fs.maxFileBytes })
+          ? await writeRunSummaryOnWorker(rollouts, { signal: ac.signal, onProgress, maxFileBytes: ctx.fs.maxFileBytes, showRun: true })
           : undefined;
-        if (onWorker) return { facts: onWorker };
+        if (onWorker) return { facts: onWorker.facts, fromWorker: onWorker.run };
         const written = await writeRunSummary(ctx.fs, rollouts, { signal: ac.signal, keepBytes: true, onProgress });
         return { facts: factsOf(written), result: written };
       } finally {
         sub.dispose();
       }
     },
-  );
+  ));
   for (const p of facts.problems) ctx.log[p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warn' : 'info'](`${p.file}${p.line ? `:${p.line}` : ''}: ${p.code}: ${p.message}`);
   if (facts.error) {
+    void fromWorker?.(); // (ends the worker)
     if (facts.error === 'cancelled') {
       ctx.log.info(`cancelled: ${target}`);
       void vscode.window.showInformationMessage(`Writing ${basename(target)} was cancelled; the previous file (if any) is unchanged.`);
@@ -166,21 +163,27 @@ async function writeAndShow(ctx: HostContext, rollouts: string, target: string, 
     return { path: facts.path, error: facts.error, tasks: 0, attempts: 0, missingPaths: 0, problems: facts.problems.length };
   }
   ctx.store.noteOwnWrite(facts.path); // before its watcher event can ask for a re-read of the whole run
-  ctx.log.info(`wrote ${facts.path} in ${Date.now() - started} ms`);
+  ctx.log.info(`wrote ${facts.path} in ${Date.now() - started} ms, longest event-loop block ${writeBlockMs.toFixed(0)} ms`);
   // Said as soon as the file is written (its counts are the document's); the run is shown in the tree after it.
   const msg = `Wrote ${basename(facts.path)}: ${plural(facts.tasks, 'task')}, ${plural(facts.attempts, 'attempt')}, ${plural(facts.missingPaths, 'missing path')}.`;
   void vscode.window.showInformationMessage(msg, 'Open Summary').then((pick) => {
     if (pick) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(facts.path));
   });
   ctx.log.info(msg);
-  const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Reading ${basename(facts.path)}` },
-    () => runOfWritten(ctx, rollouts, facts, result));
+  const shown = Date.now();
+  const { value: run, blockedMs: showBlockMs } = await withLongestBlock(async () => vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: `Reading ${basename(facts.path)}` }, () => runOfWritten(ctx, rollouts, facts, result, fromWorker)));
+  ctx.log.info(`showed the written run in ${Date.now() - shown} ms, longest event-loop block ${showBlockMs.toFixed(0)} ms`);
   if (run) {
-    try {
-      await ctx.treeView.reveal(ctx.treeProvider.nodeForRun(run), { select: true, focus: false, expand: true });
-    } catch (e) {
-      ctx.log.warn(`could not reveal ${run.id}: ${String(e)}`);
-    }
+    const revealed = Date.now();
+    const { blockedMs: revealBlockMs } = await withLongestBlock(async () => {
+      try {
+        await ctx.treeView.reveal(ctx.treeProvider.nodeForRun(run), { select: true, focus: false, expand: true });
+      } catch (e) {
+        ctx.log.warn(`could not reveal ${run.id}: ${String(e)}`);
+      }
+    });
+    ctx.log.info(`revealed the written run in ${Date.now() - revealed} ms, longest event-loop block ${revealBlockMs.toFixed(0)} ms`);
   }
   const c = run ? countRun(run) : undefined;
   return { path: facts.path, tasks: run?.tasks.length ?? facts.tasks, attempts: c?.total ?? facts.attempts, missingPaths: facts.missingPaths, problems: facts.problems.length };

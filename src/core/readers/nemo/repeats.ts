@@ -38,9 +38,18 @@ interface RepeatResult {
 }
 
 /** Every verifier folder the summary names, listed up front in batches (FsPort.listDirs); undefined without it. */
-async function prelist(fs: FsPort, root: string, logs: unknown[]): Promise<Map<string, [string, EntryType][] | undefined> | undefined> {
+async function prelist(fs: FsPort, root: string, jobs: readonly Job[], slice: TimeSlice): Promise<Map<string, [string, EntryType][] | undefined> | undefined> {
   if (!fs.listDirs) return undefined;
-  const dirs = [...new Set(logs.map((l) => str(l)).filter((l): l is string => !!l).map((l) => resolveRel(root, l)).filter((d) => isInside(root, d)))];
+  const seen = new Set<string>();
+  const dirs: string[] = [];
+  for (let i = 0; i < jobs.length; i++) {
+    const l = str(jobs[i].r.raw.verifier_logs);
+    if (l) {
+      const d = resolveRel(root, l);
+      if (!seen.has(d) && isInside(root, d)) { seen.add(d); dirs.push(d); }
+    }
+    if ((i & 255) === 255 && slice.due) await slice.yield();
+  }
   const out = new Map<string, [string, EntryType][] | undefined>();
   try {
     for (let i = 0; i < dirs.length; i += PREFETCH_BATCH) {
@@ -58,10 +67,12 @@ async function prelist(fs: FsPort, root: string, logs: unknown[]): Promise<Map<s
  * The ctrf.json of every repeat that did not pass whose listed verifier folder holds one, read up front in batches
  * (FsPort.gather); undefined without it (each repeat then reads its own).
  */
-async function preread(fs: FsPort, root: string, repeats: readonly { r: NormRepeat; outcome: Outcome }[], listings: Listings | undefined): Promise<Map<string, FileRead> | undefined> {
+async function preread(fs: FsPort, root: string, repeats: readonly Job[], listings: Listings | undefined, slice: TimeSlice): Promise<Map<string, FileRead> | undefined> {
   if (!fs.gather || !listings) return undefined;
   const paths: string[] = [];
-  for (const { r, outcome } of repeats) {
+  for (let i = 0; i < repeats.length; i++) {
+    if ((i & 255) === 255 && slice.due) await slice.yield();
+    const { r, outcome } = repeats[i];
     const logs = str(r.raw.verifier_logs);
     if (outcome === 'passed' || !logs) continue;
     const dir = resolveRel(root, logs);
@@ -75,6 +86,9 @@ async function preread(fs: FsPort, root: string, repeats: readonly { r: NormRepe
   }
   return out;
 }
+
+/** A repeat to read: its task, its entry, and its outcome from the row's fields. */
+type Job = { t: NormTask; r: NormRepeat; outcome: Outcome; failure: FailureDetail; sourceOutcome: string };
 
 /** The outcome of a repeat and why, from its row's fields. */
 function classifyRepeat(raw: Record<string, unknown>): { outcome: Outcome; failure: FailureDetail; sourceOutcome: string } {
@@ -148,20 +162,28 @@ async function readRepeat(
 /**
  * Every task's repeats read into attempts, many at once; results assembled in document order, so problems and
  * attempts keep a stable order. `whoByMissing`: which attempt names each path that is not on disk. `known`: the
- * verifier folders' listings when known without the disk (a summary just written).
+ * verifier folders' listings when known without the disk (a summary just written). Every pass over the repeats
+ * gives the event loop a turn once a slice has passed (40,000 repeats: the passes that plan the reads held it for
+ * seconds in one piece on a loaded machine).
  */
 export async function readTasks(
-  fs: FsPort, doc: JsonDocument, root: string, normTasksList: readonly NormTask[], health: Map<string, Health>, problems: Problem[],
+  fs: FsPort, doc: JsonDocument, root: string, normTasksList: Iterable<NormTask>, health: Map<string, Health>, problems: Problem[],
   known?: Listings,
 ): Promise<{ tasks: Task[]; whoByMissing: Map<string, string> }> {
-  const jobs = normTasksList.flatMap((t) => t.repeats.map((r) => ({ t, r, ...classifyRepeat(r.raw) })));
-  const listings = known ?? await prelist(fs, root, jobs.map((j) => j.r.raw.verifier_logs));
-  const ctrfs = await preread(fs, root, jobs, listings);
+  const slice = new TimeSlice();
+  const taskList: NormTask[] = [];
+  const jobs: Job[] = [];
+  for (const t of normTasksList) {
+    taskList.push(t);
+    for (const r of t.repeats) jobs.push({ t, r, ...classifyRepeat(r.raw) });
+    if (slice.due) await slice.yield();
+  }
+  const listings = known ?? await prelist(fs, root, jobs, slice);
+  const ctrfs = await preread(fs, root, jobs, listings, slice);
   const results: RepeatResult[] = new Array(jobs.length);
   let next = 0;
   // With every listing known (a summary just written), readRepeat answers without the disk: its awaits are
   // microtasks only, so the event loop gets a turn here whenever a slice has passed (40k repeats blocked it ~1 s).
-  const slice = new TimeSlice();
   const worker = async () => {
     while (next < jobs.length) {
       const i = next++;
@@ -173,7 +195,7 @@ export async function readTasks(
   const whoByMissing = new Map<string, string>();
   const tasks: Task[] = [];
   let k = 0;
-  for (const t of normTasksList) {
+  for (const t of taskList) {
     const attempts: Attempt[] = [];
     for (let j = 0; j < t.repeats.length; j++, k++) {
       const res = results[k];
@@ -182,6 +204,7 @@ export async function readTasks(
       for (const m of res.named) whoByMissing.set(m, res.who);
     }
     tasks.push(taskOf(t, attempts));
+    if (slice.due) await slice.yield();
   }
   return { tasks, whoByMissing };
 }

@@ -90,9 +90,13 @@ export interface NormTask {
 
 /** Tasks from the list or object form; entries that are not objects are skipped (the schema reports them). */
 export function normTasks(tasks: unknown): NormTask[] {
-  const out: NormTask[] = [];
-  const add = (entry: unknown, jsonPath: JsonPath, fallbackId: string) => {
-    if (!isObj(entry)) return;
+  return [...normTaskEntries(tasks)];
+}
+
+/** normTasks one task at a time (a caller with 10,000 tasks gives the event loop a turn between them). */
+export function* normTaskEntries(tasks: unknown): Generator<NormTask> {
+  const norm = (entry: unknown, jsonPath: JsonPath, fallbackId: string): NormTask | undefined => {
+    if (!isObj(entry)) return undefined;
     const taskId = str(entry.task_id) ?? fallbackId;
     const index = num(entry.task_index) ?? undefined;
     const repeats: NormRepeat[] = [];
@@ -102,11 +106,19 @@ export function normTasks(tasks: unknown): NormTask[] {
       const n = num(r.repeat);
       repeats.push({ raw: r, jsonPath: [...jsonPath, 'repeats', i], repeat: n !== null && n >= 0 ? Math.floor(n) : i });
     });
-    out.push({ taskId, index, jsonPath, repeats });
+    return { taskId, index, jsonPath, repeats };
   };
-  if (Array.isArray(tasks)) tasks.forEach((t, i) => add(t, ['tasks', i], `task-${i}`));
-  else if (isObj(tasks)) for (const [k, t] of Object.entries(tasks)) add(t, ['tasks', k], k);
-  return out;
+  if (Array.isArray(tasks)) {
+    for (let i = 0; i < tasks.length; i++) {
+      const t = norm(tasks[i], ['tasks', i], `task-${i}`);
+      if (t) yield t;
+    }
+  } else if (isObj(tasks)) {
+    for (const [k, v] of Object.entries(tasks)) {
+      const t = norm(v, ['tasks', k], k);
+      if (t) yield t;
+    }
+  }
 }
 
 export interface NormStale {
