@@ -164,6 +164,9 @@ test('trialFolderOf: the trial folder a changed path lies in; the job folder, it
     ['/jobs/j/.git/index', undefined],
     ['/jobs/j/.tmp', undefined],
     ['/other/j/t__1/result.json', undefined],
+    ['/jobs/jxyz/t__1/result.json', undefined],
+    ['/jobs/j/v1.2.', 'v1.2.'],
+    ['/jobs/j/v1.2', undefined],
   ];
   for (const [p, want] of cases) assert.equal(trialFolderOf(state, p), want, p);
 });
@@ -199,7 +202,8 @@ test('a re-read of some trial folders: added, rewritten and removed trials, a na
   assert.equal(await rereadHarborTrials(node, third.state, ['t__a']), undefined);
   const full = await readHarborJobState(node, job);
   assert.equal(full.run.state, 'complete');
-  assert.ok(full.run.problems.some((p) => p.code === 'missing-trials' && p.message === 'the job recorded 5 trials, 3 trial folders are on disk'));
+  assert.deepEqual(full.run.problems.filter((p) => p.code === 'missing-trials').map((p) => [p.file, p.severity, p.message]),
+    [[`${job}/result.json`, 'warning', 'the job recorded 5 trials, 3 trial folders are on disk']]);
   // And reopened: undefined again.
   write(`${job}/result.json`, jobResult(false));
   assert.equal(await rereadHarborTrials(node, full, ['t__a']), undefined);

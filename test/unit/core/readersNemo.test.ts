@@ -57,6 +57,8 @@ test('a multi-stage repeat: the worst verdict of its rows (unhealthy over unobse
   assert.deepEqual(down.byKey['4:2'], { verdict: 'unhealthy', checks: ['c1', 'u1'] });
   const even = await verdictsOf([row(0, 'unobserved', { unobserved: ['u1'] }), row(1, 'unobserved', { unobserved: ['u2', 'u1'] })]);
   assert.deepEqual(even.byKey['4:2'], { verdict: 'unobserved', checks: ['u1', 'u2'] });
+  const second = await verdictsOf([row(0, 'healthy'), row(1, 'unobserved', { unobserved: ['u1'] })]);
+  assert.deepEqual(second.byKey['4:2'], { verdict: 'unobserved', checks: ['u1'] }, 'unobserved over healthy');
   const odd = await verdictsOf([row(0, 'healthy'), row(1, 'strange')]);
   assert.deepEqual(odd.byKey['4:2'], { verdict: 'healthy', checks: [] }, 'an unknown verdict ranks with healthy: the first stays');
 });
