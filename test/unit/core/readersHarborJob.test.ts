@@ -102,6 +102,8 @@ test('the job\'s files: analysis.json listed when it is a file, not when it is a
   ]);
   assert.deepEqual(trialsOf(run), ['t__1']);
   assert.deepEqual(run.problems, []);
+  assert.equal(run.identity.agent, 'terminus-2', 'a config without agents adds none (no oracle)');
+  assert.equal(run.identity.model, 'anthropic/claude-x');
   const other = jobDir();
   write(`${other}/result.json`, jobResult(true, 1));
   fs.mkdirSync(`${other}/analysis.json`);
