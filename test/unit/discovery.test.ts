@@ -299,3 +299,56 @@ test('how a skipped link and the folder cap read', async () => {
   assert.equal(describeCap({ maxDirs: 50_000, notRead: 1 }), 'stopped after 50,000 folders: 1 folder found (and what is below them) not read');
   assert.equal(describeCap({ maxDirs: 2, notRead: 1234 }), 'stopped after 2 folders: 1,234 folders found (and what is below them) not read');
 });
+
+test('edges of discovery: a job with only one of its files, nothing below a job, trial parts only beside agent/verifier, sidecars of metrics, bounds', async () => {
+  const { emptyDiscoveryReport } = await import('../../src/core/discovery');
+  assert.deepEqual(emptyDiscoveryReport(), { links: [], linksResolved: true });
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-edges-')).split(path.sep).join('/');
+  write(`${root}/jc/config.json`, { job_name: 'jc' }); // a job still running: no result.json yet
+  write(`${root}/jc/t__1/config.json`, { trial_name: 't__1' });
+  write(`${root}/jc/logs/inner_run_summary.json`, '{}'); // nothing below a job is another run
+  write(`${root}/jr/result.json`, {});
+  write(`${root}/jr/t__1/config.json`, { trial_name: 't__1' });
+  write(`${root}/jr/readme.txt`, 'not a job file');
+  write(`${root}/nt/config.json`, {}); // a config.json without agent/ or verifier/ beside it: its artifacts are searched
+  write(`${root}/nt/artifacts/a_run_summary.json`, '{}');
+  write(`${root}/m/train_metrics.jsonl`);
+  write(`${root}/m/train_metrics_failures.jsonl`);
+  write(`${root}/d1/d2/deep_run_summary.json`, '{}');
+  const found = await discoverRuns(nfs, root);
+  assert.deepEqual(show(root, found).map((x) => x.join(' ')), ['summary d1/d2/deep_run_summary.json', 'job jc', 'job jr', 'summary nt/artifacts/a_run_summary.json']);
+  assert.deepEqual(show(root, await discoverRuns(nfs, `${root}/jr/readme.txt`)), [], 'a job\'s other files are no job');
+  // maxDepth counts folder levels below the root: d1/d2 is level 2.
+  assert.equal((await discoverRuns(nfs, root, { maxDepth: 2 })).some((c) => c.anchor.includes('/d2/')), true);
+  assert.equal((await discoverRuns(nfs, root, { maxDepth: 1 })).some((c) => c.anchor.includes('/d2/')), false);
+  // maxDirs: only that many folders are read.
+  write(`${root}/../hr-cap/a/x_run_summary.json`, '{}');
+  const cap = path.posix.resolve(`${root}/../hr-cap`);
+  assert.deepEqual(await discoverRuns(nfs, cap, { maxDirs: 1 }), []);
+  assert.equal((await discoverRuns(nfs, cap, { maxDirs: 2 })).length, 1);
+  // A file given as the root: include / exclude match it by its name.
+  assert.equal((await discoverRuns(nfs, `${root}/d1/d2/deep_run_summary.json`, { include: ['deep_run_summary.json'] })).length, 1);
+  assert.equal((await discoverRuns(nfs, `${root}/d1/d2/deep_run_summary.json`, { exclude: ['*.json'] })).length, 0);
+});
+
+test('a rollouts file found twice (named by a quality summary and by its sidecar) is one run; runs and links come sorted by path', async () => {
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-twice-')).split(path.sep).join('/');
+  write(`${root}/z/quality_summary.json`, { run: { rollouts: ['../a/b/r.jsonl', '../../outside.jsonl'] } });
+  write(`${root}/a/b/r.jsonl`);
+  write(`${root}/a/b/r_failures.jsonl`);
+  write(`${root}/y/s_run_summary.json`, '{}');
+  write(`${path.dirname(root)}/outside.jsonl`);
+  fs.mkdirSync(`${root}/c/d`, { recursive: true });
+  fs.symlinkSync(`${root}/y`, `${root}/x-link`);
+  fs.symlinkSync(`${root}/y`, `${root}/c/d/a-link`);
+  const found = await discoverRuns(nfs, root); // no report asked for: links and outside files are still not followed
+  assert.deepEqual(show(root, found), [['rollouts', 'a/b/r.jsonl'], ['summary', 'y/s_run_summary.json']]);
+  const report = { links: [], linksResolved: true } as import('../../src/core/discovery').DiscoveryReport;
+  await discoverRuns(nfs, root, { report });
+  assert.deepEqual(report.links.map((l) => [path.posix.relative(root, l.path), l.why]),
+    [['c/d/a-link', 'inside'], ['x-link', 'inside'], ['../outside.jsonl', 'outside']], 'by absolute path');
+  // The root reached through a link: its folders are not taken for links.
+  fs.symlinkSync(root, `${root}-via`);
+  const via = await discoverRuns(nfs, `${root}-via`);
+  assert.deepEqual(via.map((c) => path.posix.relative(`${root}-via`, c.anchor)), ['a/b/r.jsonl', 'y/s_run_summary.json']);
+});

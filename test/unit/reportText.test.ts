@@ -277,3 +277,53 @@ test('the document: no runs, one run, several; what the data supplied cannot act
     '2 runs under /w\n\nviewer-data: ds\n  at         d/summary.json\n  state      complete\n\n'
     + 'viewer-data: two\\x0alines\n  at         d/summary.json\n  state      complete\n');
 });
+
+test('edges: no measured attempt, a task without attempts, exact caps, two cells only, a reason beside another why, wrapping', () => {
+  const allInfra: Run = { ...viewer, tasks: [{ id: 'i', label: 'i', attempts: [at(0, 'infra-error')] }] };
+  assert.match(renderRunText('/w', inspectRun(allInfra)), /\n {2}pass@1 {5}— over 0 measured of 1 \(1 all-infra: no attempt measured\)\n/);
+  const empty: Run = { ...viewer, tasks: [{ id: 'e', label: 'e', attempts: [] }] };
+  assert.equal(renderRunText('/w', inspectRun(empty)), [
+    'viewer-data: ds', '  at         d/summary.json', '  state      complete', '  attempts   0 in 1 tasks',
+    '  attention  1 of 1 tasks have an attempt that did not pass or is missing evidence', '    e  (no attempts)',
+  ].join('\n'));
+  assert.equal(renderRunText('/w', inspectRun(viewer), { all: true }), 'viewer-data: ds\n  at         d/summary.json\n  state      complete',
+    'all, no tasks: no "tasks" heading');
+
+  // Exactly at the caps: nothing "more", and one code is not broken down.
+  const atCaps: Run = { ...viewer, tasks: [{ id: 't', label: 't', attempts: [at(0, 'failed', { missing: ['/w/d/m1'] }), at(1, 'passed', { missing: ['/w/d/m2'] })] }],
+    problems: [{ file: '/w/d/a', severity: 'error', code: 'c', message: 'm' }, { file: '/w/d/b', severity: 'error', code: 'c', message: 'n' }] };
+  const capped = renderRunText('/w', inspectRun(atCaps), { maxProblems: 2, maxInline: 2 });
+  assert.doesNotMatch(capped, /more/);
+  assert.match(capped, /\n {2}problems {3}2\n/);
+  assert.match(capped, /\n {4}t {2}#1 failed \(reward 0\.0\) \[missing: d\/m1\] {2}#2 passed \(reward 1\.0\) \[missing: d\/m2\]\n/, 'two attempts, maxInline 2: inline');
+
+  // Every attempt in one of two cells: a line per cell; a missing path names its cell.
+  const twoCells: Run = { ...viewer, tasks: [{ id: 't', label: 't', attempts: [at(0, 'passed', { cell: 'a|x' }), at(0, 'failed', { cell: 'b|x', missing: ['/w/d/m'] })] }] };
+  assert.equal(renderRunText('/w', inspectRun(twoCells)).split('\n').slice(-4).join('\n'), [
+    '    t', '      a|x  #1 passed (reward 1.0)', '      b|x  #1 failed (reward 0.0) [missing: d/m]', '  missing    d/m (t #1 b|x)',
+  ].join('\n'));
+
+  // A failure's reason only when nothing else says why, and never for a pass.
+  const reasons: Run = { ...viewer, tasks: [{ id: 't', label: 't', attempts: [
+    at(0, 'infra-error', { exception: { type: 'Boom', message: '' }, failure: { reason: 'hidden' } }),
+    at(1, 'passed', { failure: { reason: 'not for a pass' } }),
+    at(2, 'cancelled', { failure: { reason: 'shown' } }),
+  ] }] };
+  assert.match(renderRunText('/w', inspectRun(reasons), { all: true }),
+    /t {2}#1 infra-error \(no reward; Boom\) {2}#2 passed \(reward 1\.0\) {2}#3 cancelled \(no reward; shown\)/);
+
+  // All passed but one misses evidence, past maxInline: the summary line and no empty list of attempts that did not pass.
+  const passedMissing: Run = { ...viewer, tasks: [{ id: 't', label: 't', attempts: [at(0, 'passed'), at(1, 'passed', { missing: ['/w/d/x'] }), at(2, 'passed')] }] };
+  const pm = renderRunText('/w', inspectRun(passedMissing), { maxInline: 2 }).split('\n');
+  assert.deepEqual(pm.slice(pm.indexOf('    t  #1–#3: 3 passed'), pm.indexOf('    t  #1–#3: 3 passed') + 2), ['    t  #1–#3: 3 passed', '  missing    d/x (t #2)']);
+});
+
+test('wrapping: a line breaks before a piece that would pass the width, not at it; a piece longer than the width stands alone', () => {
+  const t: Run = { ...viewer, tasks: [{ id: 't', label: 't', attempts: [at(0, 'failed'), at(1, 'failed'), at(2, 'failed')] }] };
+  // "    t  " is 7 wide; each attempt "#n failed (reward 0.0)" is 22; two joined by two spaces: 7 + 22 + 2 + 22 = 53.
+  const lines = (width: number, maxInline = 8) => renderRunText('/w', inspectRun(t), { width, maxInline }).split('\n').filter((l) => l.includes('#'));
+  assert.deepEqual(lines(53), ['    t  #1 failed (reward 0.0)  #2 failed (reward 0.0)', '       #3 failed (reward 0.0)']);
+  assert.deepEqual(lines(52), ['    t  #1 failed (reward 0.0)', '       #2 failed (reward 0.0)', '       #3 failed (reward 0.0)']);
+  assert.deepEqual(lines(10), ['    t  #1 failed (reward 0.0)', '       #2 failed (reward 0.0)', '       #3 failed (reward 0.0)']);
+  assert.deepEqual(lines(10, 2), ['    t  #1–#3: 3 failed', '       #1 failed (reward 0.0)', '       #2 failed (reward 0.0)']);
+});

@@ -92,3 +92,15 @@ test('a mark of exactly 256 bytes, or one past: the head is compared once the ma
   assert.equal(await grownSince(fs, '/f', at256), false, 'byte 0 is among the 256 before the mark');
   assert.equal(await grownSince(fs, '/f', at257), false, 'byte 0 is in the head only');
 });
+
+test('a file there but unreadable now does not count as grown (it is read whole later, and its problem reported then)', async () => {
+  const content = text(1000);
+  const fs = file(content);
+  const far = await markAt(fs, '/f', { byte: 600, line: 3 });
+  const near = await markAt(fs, '/f', { byte: 100, line: 1 });
+  const unreadable = Object.assign(Object.create(fs) as MemFs, {
+    readChunks: () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('EACCES')) }) }),
+  });
+  assert.equal(await grownSince(unreadable, '/f', far), false);
+  assert.equal(await grownSince(unreadable, '/f', near), false);
+});

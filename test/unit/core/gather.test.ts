@@ -145,3 +145,10 @@ test('NodeFs.gather (its worker thread) answers as the plain calls do', async ()
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('gather: folders alone are listed; a file whose first byte is not UTF-8 is on line 1', async () => {
+  const m = mem();
+  m.put('/j/bad0', new Uint8Array([0xff, 0x0a, 0x61]));
+  assert.deepEqual((await gather(m, ['/j/t2'], [])).lists, [[['result.json', 'file']]]);
+  assert.deepEqual((await gather(m, [], [{ path: '/j/bad0', maxBytes: 10 }])).reads, [{ text: '\ufffd\na', badUtf8Line: 1 }]);
+});

@@ -122,3 +122,71 @@ test('lineSpan: a problem without file content spans its line from its column on
   assert.deepEqual(lineSpan({ ...p, line: 0, column: 4 }), { line: 0, character: 0, endLine: 0, endCharacter: 0 });
   assert.deepEqual(lineSpan({ ...p, line: -1 }), { line: 0, character: 0, endLine: 0, endCharacter: 0 });
 });
+
+test('lineColumnFast: the 1-based line and column of any offset, as counting newlines from the start gives', () => {
+  const naive = (t: string, o: number) => {
+    let line = 1;
+    let col = 1;
+    for (let i = 0; i < o; i++) if (t.charCodeAt(i) === 10) { line++; col = 1; } else col++;
+    return { line, column: col };
+  };
+  const text = fc.array(fc.constantFrom('a', '\n', '\r\n', '{', ' ', 'é', '\n\n'), { maxLength: 40 }).map((xs) => xs.join(''));
+  fc.assert(fc.property(text, (t) => {
+    const starts = lineStartsOf(t);
+    for (let o = 0; o <= t.length; o++) assert.deepEqual(lineColumnFast(starts, o), naive(t, o), `${o} in ${JSON.stringify(t)}`);
+  }), { numRuns: 200 });
+  assert.deepEqual(lineColumnFast([0, 3, 7], 7), { line: 3, column: 1 });
+  assert.deepEqual(lineColumnFast([0, 3, 7], 6), { line: 2, column: 4 });
+  assert.deepEqual(lineColumnFast([0], 5), { line: 1, column: 6 });
+});
+
+test('line endings, comments at the end, strings ending in backslashes, escaped keys, number forms: as the full tree answers', () => {
+  const texts = [
+    '{\r\n  "a": 1,\r\n  "b": [true,\r\n false]\r\n}\r\n',
+    '{"a": [1, // to the end\n 2], "b": 3 // no newline after',
+    '{"a": [1, /* never closed',
+    '{"a": /* c */ [ /* d */ 1 /* e */, 2 ] /* f */, "b": {"x": /**/ 3}}',
+    '{"s": "a\\\\", "t": "b\\"c", "u": "\\\\\\"", "v": 1}',
+    '{"\\x": 1, "y": 2}',
+    '{"k\\"q": {"z": [1, 2]}, "n": null}',
+    '[1.5e+3, -0, 2E-2, 10, -7.25, true, false, null, "x"]',
+    '{1: 2}',
+    '[{"a": [1, 2]}, {"a": [3, {"b": "]"}]}]',
+    '{"a": {"b": {"c": [[], {}, [[1]]]}}, "d": "/* not a comment */"}',
+    '  \t\r\n  [ 1 , 2 ]  ',
+    'true',
+    'nul',
+    '-',
+    '[',
+    '{"a": [1, 2',
+  ];
+  const paths: (string | number)[][] = [[], ['a'], ['a', 0], ['a', 1], ['b'], ['b', 1], ['b', 'x'], ['s'], ['t'], ['u'], ['v'], ['y'],
+    ['k"q', 'z', 1], ['n'], [0], [1], [4], [8], [9], [1, 'a', 1, 'b'], ['a', 'b', 'c', 2, 0, 0], ['d'], [0, 'a']];
+  for (const text of texts) {
+    const loc = new JsonLocator(text);
+    for (const p of paths) assert.deepEqual(loc.spanOf(p), reference(text, p), `${JSON.stringify(p)} in ${JSON.stringify(text)}`);
+  }
+  // A key whose escape JSON does not know is matched as written (the full tree dropped it).
+  assert.deepEqual(new JsonLocator('{"\\x": 1, "y": 2}').spanOf(['\\x']), { line: 0, character: 7, endLine: 0, endCharacter: 8 });
+});
+
+test('where the text stops being JSON the answer stops there; an unterminated string runs to the end; "length" is no index', () => {
+  const span = (text: string, p: (string | number)[]) => new JsonLocator(text).spanOf(p);
+  const row = (character: number, endCharacter: number, line = 0) => ({ line, character, endLine: line, endCharacter });
+  assert.deepEqual(span('{"a": "unterminated', ['a']), row(6, 19));
+  assert.deepEqual(span('{"a": "unterminated', ['b']), row(0, 19));
+  assert.deepEqual(span('["x', [0]), row(1, 3));
+  // A bracket inside a comment inside a value that is skipped over does not end it.
+  assert.deepEqual(span('{"a": [1, /* ] */ 2], "b": 3}', ['b']), row(27, 28));
+  assert.deepEqual(span('{"a": [1, // ]\n 2], "b": 3}', ['b']), row(10, 11, 1));
+  assert.deepEqual(span('{"a": [1 / 2], "b": 3}', ['b']), row(20, 21), 'a stray slash inside a skipped value');
+  // Not JSON: a word that only starts or ends like a literal or number, a key without a colon, a key that is no string.
+  assert.deepEqual(span('{"a": truex, "b": 2}', ['b']), row(0, 20));
+  assert.deepEqual(span('{"a": x1, "b": 2}', ['b']), row(0, 17));
+  assert.deepEqual(span('{"a" 1, "b": 2}', ['b']), row(0, 15));
+  assert.deepEqual(span('{1: 2, "b": 3}', ['b']), row(0, 14));
+  assert.deepEqual(span('{x": 1, "b": 2}', ['b']), row(0, 15));
+  assert.deepEqual(span('{"a" x1, "b": 2}', ['b']), row(0, 16));
+  assert.deepEqual(span('[1, 2]', ['length']), row(0, 6));
+  assert.deepEqual(span('{"a": [1, 2]}', ['a', 'length']), row(6, 12));
+});

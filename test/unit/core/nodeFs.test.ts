@@ -146,6 +146,7 @@ test('a DirLister of its own: answers in order, rejects what is pending when sto
   assert.deepEqual(got.lists, [[]]);
   assert.deepEqual(got.reads, [{ tooBig: 4 }, { text: 'text' }, { missing: true }, { error: 'a folder, not a file' }]);
   assert.deepEqual(got.stats, []);
+  assert.deepEqual([...await lister.probe([[`${dir}/dl/none`, `${dir}/dl`]], [['f', 'file'], ['a', 'dir'], ['a', 'file']])], [(1 << 16) | 0b011]);
   await lister.dispose();
   await lister.dispose();
 });
@@ -171,4 +172,49 @@ test('workerBundle finds a worker\'s bundle in a folder above the running bundle
   assert.equal(path.basename(found), 'summaryRowWorker.js');
   assert.ok(__dirname.startsWith(path.dirname(found)), 'in a folder above this bundle');
   assert.equal(workerBundle('no-such-worker.js'), undefined);
+});
+
+test('what the port says of itself and of odd paths: node-local, the size in a refusal, a closed reader, devices and sockets', async () => {
+  const node = new NodeFs();
+  assert.equal(node.nodeLocal, true);
+  assert.deepEqual((await node.gather([dir], [])).stats, [], 'no stats asked for: none answered');
+  fs.writeFileSync(`${dir}/hundredk`, Buffer.alloc(100_000));
+  await assert.rejects(node.readFile(`${dir}/hundredk`, { maxBytes: 50_000 }),
+    (e) => isReadRefused(e) && /is 0\.095 MB, over the 0\.048 MB read limit/.test(e.message), 'the file\'s size, not what was read');
+  const r = await node.openSequential(`${dir}/hundredk`);
+  await r.close();
+  await assert.rejects(r.read(new Uint8Array(4)), 'a closed reader reads nothing');
+  if (fs.existsSync('/dev/null')) {
+    await assert.rejects(node.readFile('/dev/null'), (e) => isReadRefused(e) && /is a character device, not a regular file/.test(e.message));
+  }
+  const net = await import('node:net');
+  const sock = `${dir}/s.sock`;
+  const server = net.createServer();
+  await new Promise<void>((res) => server.listen(sock, res));
+  try {
+    await assert.rejects(node.readFile(sock), (e) => isReadRefused(e) || /ENXIO|EOPNOTSUPP/.test(String(e)));
+    assert.deepEqual((await node.readDir(dir)).find(([n]) => n === 's.sock'), ['s.sock', 'other']);
+    assert.equal((await node.stat(sock))?.type, 'other');
+  } finally {
+    await new Promise((res) => server.close(res));
+  }
+});
+
+test('a DirLister read of bytes that are not UTF-8 says the first line holding them', async () => {
+  const { DirLister } = await import('../../../src/core/fs/dirLister');
+  fs.writeFileSync(`${dir}/bad.txt`, Buffer.from([0x61, 0x0a, 0x62, 0x0a, 0xff]));
+  const lister = new DirLister();
+  try {
+    assert.deepEqual((await lister.gather([], [{ path: `${dir}/bad.txt`, maxBytes: 100 }])).reads, [{ text: 'a\nb\n\ufffd', badUtf8Line: 3 }]);
+  } finally {
+    await lister.dispose();
+  }
+});
+
+test('temp files of atomic writes are recognised by their whole name, with or without a folder', async () => {
+  const { isAtomicTempPath } = await import('../../../src/core/fs/port');
+  assert.equal(isAtomicTempPath('.x.json.12.ab.tmp'), true);
+  assert.equal(isAtomicTempPath('/runs/.x.json.12.ab.tmp'), true);
+  assert.equal(isAtomicTempPath('/runs/.x.json.12.ab.tmp.old'), false);
+  assert.equal(isAtomicTempPath('/runs/a.x.json.12.ab.tmp'), false);
 });
