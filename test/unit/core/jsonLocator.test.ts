@@ -145,6 +145,8 @@ test('line endings, comments at the end, strings ending in backslashes, escaped 
     '{\r\n  "a": 1,\r\n  "b": [true,\r\n false]\r\n}\r\n',
     '{"a": [1, // to the end\n 2], "b": 3 // no newline after',
     '{"a": [1, /* never closed',
+    '[1,\n// c\n2]',
+    '[1, /* a *//* b */ 2]',
     '{"a": /* c */ [ /* d */ 1 /* e */, 2 ] /* f */, "b": {"x": /**/ 3}}',
     '{"s": "a\\\\", "t": "b\\"c", "u": "\\\\\\"", "v": 1}',
     '{"\\x": 1, "y": 2}',
