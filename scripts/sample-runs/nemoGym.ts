@@ -35,7 +35,7 @@ const GARBAGE = [
   '{"_ng_task_index": 0, "reward": ',
   'this line is not JSON',
   '[1, 2, 3]',
-  '{"reward": NaN, "mask_sample": false}',
+  '{"reward": nan, "mask_sample": false}', // (not Python's NaN, which the readers take as no value)
   '"just a string"',
 ];
 

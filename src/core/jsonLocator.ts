@@ -107,7 +107,8 @@ function valueEnd(text: string, i: number): number {
   }
   let k = i;
   while (k < text.length && /[\w.+-]/.test(text[k])) k++;
-  return k > i && /^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?)$/.test(text.slice(i, k)) ? k : -1;
+  // (NaN and ±Infinity: Python's words for floats that are not finite, which the readers accept: pythonFloats.ts.)
+  return k > i && /^(true|false|null|NaN|-?Infinity|-?\d+(\.\d+)?([eE][+-]?\d+)?)$/.test(text.slice(i, k)) ? k : -1;
 }
 
 function keyOf(literal: string): string {

@@ -4,6 +4,7 @@ import { DEFAULT_MAX_FILE_BYTES, type FsPort } from './fs/port';
 import type { Problem } from './model';
 import { MAX_JSON_DEPTH, TooDeepError } from './jsonDepth';
 import { duplicateKeyOf, invalidUtf8At, pathText, scanJsonText, startsWithBom, walkParsed } from './honestInput';
+import { parseAllowingPythonFloats, type NonFiniteWord } from './pythonFloats';
 
 export interface JsonlLine {
   /** 1-based line number. */
@@ -170,13 +171,15 @@ export async function readJsonl(
       let text = '';
       // The keys the line writes, from the one pass over its text that also bounds its depth (none: a custom parse).
       let written: number | undefined;
+      // Python's words for floats that are not finite, read as null (pythonFloats.ts).
+      let words: NonFiniteWord[] = [];
       try {
         text = decoder.decode(body);
         if (opts.parse) value = opts.parse(text, body);
         else {
           const scan = scanJsonText(text, MAX_JSON_DEPTH);
           if (scan.deepAt >= 0) throw new TooDeepError(scan.deepAt);
-          value = JSON.parse(text);
+          ({ value, words } = parseAllowingPythonFloats(text));
           written = scan.writtenKeys;
         }
       } catch (e) {
@@ -200,6 +203,10 @@ export async function readJsonl(
       if (dup) {
         add({ file: path, line, severity: 'warning', code: 'duplicate-key',
           message: `line ${line} gives the key "${dup.key.slice(0, 200)}" twice in one object: the last one is read` });
+      }
+      if (words.length) {
+        add({ file: path, line, severity: 'warning', code: 'non-finite-number',
+          message: `line ${line} holds ${words[0].word}${words.length > 1 ? ` and ${words.length - 1} more such word${words.length > 2 ? 's' : ''}` : ''}: not JSON (Python's json module writes it for a float that is not finite): read as no value` });
       }
       for (const at of walked.outOfRange) {
         add({ file: path, line, severity: 'warning', code: 'number-out-of-range',

@@ -6,6 +6,7 @@ import { MAX_JSON_DEPTH } from '../jsonDepth';
 import { JsonLocator } from '../jsonLocator';
 import type { Problem, Severity } from '../model';
 import { duplicateKeyOf, invalidUtf8At, lineOfByte, pathText, scanJsonText, walkParsed } from '../honestInput';
+import { describeWords, nonFiniteWords, originalOffset } from '../pythonFloats';
 
 export interface JsonDocument {
   path: string;
@@ -91,7 +92,12 @@ export function parseJsonDocument(path: string, text: string, what = 'file', bad
         message: `the ${what} nests more than ${MAX_JSON_DEPTH} levels deep at line ${line}, column ${column}: not read` }],
     };
   }
-  const { value, error } = parseJsonText(text);
+  let { value, error } = parseJsonText(text);
+  // Python's words for floats that are not finite (pythonFloats.ts): read as null, and said.
+  const py = error ? nonFiniteWords(text) : undefined;
+  const again = py ? parseJsonText(py.text) : undefined;
+  if (py && again && !again.error) ({ value, error } = again);
+  else if (py && again?.error) error = { ...again.error, offset: originalOffset(py.words, again.error.offset) }; // the fault after the words
   if (error) {
     const { line, column } = lineColumnAt(text, error.offset);
     return {
@@ -101,6 +107,11 @@ export function parseJsonDocument(path: string, text: string, what = 'file', bad
     };
   }
   const doc: JsonDocument = { path, text, value, ok: true, problems: [] };
+  if (py) {
+    const { line, column } = lineColumnAt(text, py.words[0].offset);
+    doc.problems.push({ file: path, line, column, severity: 'warning', code: 'non-finite-number',
+      message: `the ${what} holds ${describeWords(text, py.words)}: not JSON (Python's json module writes it for a float that is not finite): read as no value` });
+  }
   honestyProblems(doc, what, scan.writtenKeys, badUtf8Line);
   return doc;
 }

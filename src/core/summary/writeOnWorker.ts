@@ -17,8 +17,8 @@ import { runFromWrittenSummary } from '../readers/runSummary';
 import { writeRunSummary, type WriteResult } from './write';
 
 const WORKER_FILE = 'summaryWriterWorker.js';
-/** Tasks per message of the written run (a few ms of the caller's thread each). */
-const TASKS_PER_MESSAGE = 200;
+/** Tasks per message of the written run (~250 KB of JSON at 4 repeats a task: a few ms of the caller's thread each). */
+const TASKS_PER_MESSAGE = 64;
 
 /** Caller → worker: the job (once), then an abort, or asks for the next slice of the run. */
 export interface WriterJob { rollouts: string; maxFileBytes?: number; showRun?: boolean }
