@@ -375,3 +375,23 @@ test('training re-read: a bad line before the unfinished last one stays counted 
   const u2 = await readTrainingTable(mem, path, u1);
   assert.deepEqual([u2.steps, u2.badLines, u2.lastRead.continued], [[1, 2, 3], 1, true]);
 });
+
+test('after the first mutation run: a cell-less attempt first, the best cell wins over a later one, no duration is not zero, cell means, long values cut', () => {
+  const r = run([]);
+  // An attempt without a cell sorts before one with a cell (an empty cell name), whatever the cell's name.
+  assert.deepEqual(taskRow(r, task('t', [{ index: 0, cell: 'A|m', reward: 1 }, { index: 0, reward: 0 }])).rewards, [0, 1]);
+  // Viewer data: the first cell passes at 1, the second at 2: the task passed at 1.
+  const v = run([], { kind: 'viewer-data' });
+  assert.equal(taskRow(v, task('t', [{ index: 0, cell: 'x|h', reward: 1 }, { index: 0, cell: 'y|h', reward: 0 }, { index: 1, cell: 'y|h', reward: 1 }])).passedAt, 1);
+  // An attempt that does not say how long it took adds no duration (null, not 0 s).
+  const noTime = taskRow(r, task('t', [{ reward: 1 }]));
+  assert.equal(noTime.durationSec, null);
+  assert.equal(noTime.costUsd, null);
+  assert.equal(dashboardModel(run([task('t', [{ reward: 1 }])])).scatter.points[0].durationSec, null);
+  // Each pivot cell's mean reward over its measured attempts.
+  const p = viewerPivot(run([task('t', [{ cell: 'M|H', index: 0, reward: 1 }, { cell: 'M|H', index: 1, reward: 0.5 }, { cell: 'M|H', index: 2, reward: null }])], { kind: 'viewer-data' }))!;
+  assert.equal(p.cells[0].meanReward, 0.75);
+  // A criterion's value printed as JSON is cut at 20,000 characters too.
+  const nodes = rewardDetailNodes({ d: { criteria: [{ name: 'c', value: { big: 'z'.repeat(25_000) } }] } });
+  assert.equal(nodes[1].value!.length, 20_000);
+});

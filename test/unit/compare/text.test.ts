@@ -144,3 +144,13 @@ test('side letters and one task on one side in brief', () => {
   assert.equal(cell({ attempts: 3, measured: 1, passed: 1 }), 'passed · 1/1 pass · 2 not measured · 1.0');
   assert.equal(cell({ attempts: 2, measured: 0, passed: 0, outcome: 'infra-error', meanReward: null }), 'infra-error · 2 not measured · —');
 });
+
+test('compare text: a side that measured nothing shows dashes, no difference, and no counts', () => {
+  const text = renderCompareText(compareRuns([run('a', { t: [I] }), run('b', { t: [P] })]));
+  const lines = text.split('\n');
+  // widths: 20, A's 3 ("0/0"), B's 5 ("1.000"), B−A's 3 (its header: the difference is empty)
+  assert.ok(lines.includes('  pass@1 (common)         —  1.000'), text);
+  assert.ok(lines.includes('  mean reward (common)    —  1.000'), text);
+  assert.ok(lines.includes('  input tokens            —      —'), text);
+  assert.ok(lines.includes('  cost                    —      —'), text);
+});

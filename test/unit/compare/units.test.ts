@@ -208,3 +208,26 @@ test('more moves and sides: pass rate before mean reward, a cell-less attempt be
   // The verifier's stdout is shown as it is when it does not end in a newline.
   assert.ok(verifierReport(attempt('t', 0, P), 'abc').endsWith('--- test-stdout.txt ---\nabc\n'));
 });
+
+test('after the first mutation run: the largest move is kept whichever side has it, missing differences, infinite rewards, task order', () => {
+  // The largest drop (B, −1) is not the last side's (C, −0.5); the same for a rise.
+  const down = compareRuns([run('a', { t: [P, P] }), run('b', { t: [F, F] }), run('c', { t: [P, F] })]);
+  assert.deepEqual([down.tasks[0].change, down.tasks[0].delta], ['regressed', -1]);
+  const up = compareRuns([run('a', { t: [F, F] }), run('b', { t: [P, P] }), run('c', { t: [P, F] })]);
+  assert.deepEqual([up.tasks[0].change, up.tasks[0].delta], ['improved', 1]);
+  // A difference needs a value on both sides: the baseline measured nothing, or the other side did not.
+  assert.deepEqual(compareRuns([run('a', { t: [I] }), run('b', { t: [P] })]).sides[1].diff, { passAt1: null, passAtK: null, meanReward: null });
+  assert.deepEqual(compareRuns([run('a', { t: [P] }), run('b', { t: [I] })]).sides[1].diff, { passAt1: null, passAtK: null, meanReward: null });
+  // An infinite reward or token count is not a measurement (a reader hands 1e999 through as Infinity).
+  const inf = compareRuns([run('a', { t: [['passed', Infinity, { tokens: { input: Infinity, output: 3 } }], F] })]);
+  assert.deepEqual([inf.tasks[0].cells[0]!.measured, inf.tasks[0].cells[0]!.meanReward], [1, 0]);
+  assert.deepEqual([inf.sides[0].all.measured, inf.sides[0].all.meanReward], [1, 0]);
+  assert.deepEqual([inf.sides[0].usage.inputTokens, inf.sides[0].usage.outputTokens], [null, 3]);
+  // Merged tasks come out sorted by id whatever order the sides list them in.
+  const t = (id: string): Task => ({ id, label: id, attempts: [attempt(id, 0, P)] });
+  const side = (id: string, tasks: Task[]): CompareSide => ({ id, label: id, kind: 'harbor-job', runIds: [id], mergedFrom: [], cell: null, agent: 'a', model: 'm', dataset: null, tasks });
+  assert.deepEqual(mergeSides([side('s1', [t('b'), t('z')]), side('s2', [t('a'), t('c')])]).tasks.map((x) => x.id), ['a', 'b', 'c', 'z']);
+  // A ctrf.json read without a list of failures lists none.
+  const bare = attempt('t', 0, ['failed', 0, { evidence: [{ kind: 'ctrf', label: 'ctrf.json', path: '/c', isDir: false, present: true }] }]);
+  assert.ok(verifierReport(bare, null).includes('\nfailed tests (0):\n\n'));
+});
