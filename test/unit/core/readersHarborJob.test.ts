@@ -238,3 +238,17 @@ test('an empty job folder and one that is not there: a missing-path error naming
   write(`${withFile}/job.log`, 'x');
   assert.deepEqual((await readHarborJob(node, withFile)).problems.filter((p) => p.code === 'missing-path'), []);
 });
+
+test('a re-read of a job that has no result.json (still starting, or it was lost): the trials re-read, the run as a full read', async () => {
+  const job = jobDir();
+  write(`${job}/config.json`, { job_name: 'no-result' });
+  addTrial(job, 't__a');
+  const state = await readHarborJobState(node, job);
+  assert.equal(state.jobFinished, false);
+  addTrial(job, 't__b');
+  const again = await rereadHarborTrials(node, state, ['t__b']);
+  assert.ok(again);
+  assert.equal(again.read, 1);
+  assert.deepEqual(again.state.run, await readHarborJob(node, job));
+  assert.equal(again.state.run.state, 'incomplete');
+});
