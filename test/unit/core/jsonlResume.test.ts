@@ -69,3 +69,18 @@ test('each line\'s end is the byte after its newline, counted across chunks and 
   for await (const l of jsonlLines(fs, path, 4, undefined, { byte: 10, line: 1 })) later.push([l.line, l.end]);
   assert.deepEqual(later, [[2, 22], [3, 23], [4, text.length]]);
 });
+
+test('resume: after a line over the limit it is the next byte; with no finished line it is the start; a custom parse still finds duplicate keys', async () => {
+  const long = `{"a":"${'x'.repeat(30)}"}\n`;
+  const { fs: f1, path: p1 } = memFile(`{"a":1}\n${long}`);
+  const res = await readJsonl(f1, p1, () => undefined, { maxLineBytes: 20, chunkSize: 7 });
+  assert.deepEqual(res.resume, { byte: 8 + long.length, line: 2 });
+  assert.deepEqual(res.problems.map((p) => p.line), [2]);
+  const { fs: f2, path: p2 } = memFile('{"a":');
+  assert.deepEqual((await readJsonl(f2, p2, () => undefined)).resume, { byte: 0, line: 0 });
+  const { fs: f3, path: p3 } = memFile('{"a":1,"a":2}\n');
+  const dup = await readJsonl(f3, p3, () => undefined, { parse: (t) => JSON.parse(t) });
+  const plain = await readJsonl(f3, p3, () => undefined);
+  assert.deepEqual(dup.problems.map((p) => p.code), plain.problems.map((p) => p.code));
+  assert.ok(plain.problems.length > 0, 'a key written twice is a problem');
+});

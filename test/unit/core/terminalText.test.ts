@@ -2,7 +2,7 @@
 // and that JSON output keeps its meaning. The CLI tests check the same through a child process; these run in-process.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { hasUnsafe, safeJson, safeLine } from '../../../src/core/terminalText';
+import { hasRawUnsafe, hasUnsafe, safeJson, safeLine } from '../../../src/core/terminalText';
 
 /** Each unsafe character and what safeLine writes for it, the edges of every range included. */
 const ESCAPED: [string, string][] = [
@@ -48,4 +48,11 @@ test('safeJson escapes what JSON.stringify leaves raw (DEL, C1, bidi) as \\uXXXX
   assert.equal(safe.split('\n').length, raw.split('\n').length, 'indentation and newlines kept');
   assert.ok(safe.includes('"fine": "é ~ 日本"'), 'ordinary text untouched');
   assert.equal(safeJson('{"a":1}'), '{"a":1}');
+});
+
+test('hasRawUnsafe: true exactly when safeJson would escape something', () => {
+  for (const json of ['{"a":"plain"}', '{"a":"\u001b[2J"}', '{"a":"\u2028"}', '{"a":"\u009b"}', '{"a":"é ü"}', '', '"\u007f"']) {
+    assert.equal(hasRawUnsafe(json), safeJson(json) !== json, JSON.stringify(json));
+  }
+  assert.equal(hasRawUnsafe('{"a":"ok"}'), false);
 });
