@@ -23,9 +23,18 @@ test('nonFiniteWords: the words where a value goes, never inside a string, a key
   // A whole value, and after a byte order mark.
   assert.deepEqual(nonFiniteWords('NaN')?.text, 'null');
   assert.deepEqual(nonFiniteWords('\ufeff Infinity\n')?.words, [{ word: 'Infinity', offset: 2 }]);
-  // Not in a key's place, not glued to another token.
+  // Not in a key's place, not glued to another token, not after another value.
   assert.equal(nonFiniteWords('{NaN: 1}'), undefined);
   assert.equal(nonFiniteWords('[1 NaN2]'), undefined);
+  assert.equal(nonFiniteWords('[1 NaN]'), undefined);
+  assert.equal(nonFiniteWords('1 NaN'), undefined);
+  assert.deepEqual(nonFiniteWords(' NaN')?.words, [{ word: 'NaN', offset: 1 }]);
+  assert.equal(nonFiniteWords('{"a": "x" Infinity}'), undefined);
+  // Any JSON whitespace around it (tab, CR, LF); negative numbers and other words left alone.
+  assert.equal(nonFiniteWords('{"a":\t\r\n-Infinity\r\n, "b": -1, "c": [-2,\tNaN\t]}')?.text, '{"a":\t\r\nnull\r\n, "b": -1, "c": [-2,\tnull\t]}');
+  // Inside a string, even where a value could go after ": " or ", ", it is text.
+  const inString = '{"note": "loss: NaN , x", "v": NaN}';
+  assert.deepEqual(nonFiniteWords(inString), { words: [{ word: 'NaN', offset: inString.lastIndexOf('NaN') }], text: '{"note": "loss: NaN , x", "v": null}' });
 });
 
 test('parseAllowingPythonFloats: valid JSON as JSON.parse reads it; the words read as null; any other fault is JSON.parse\'s error', () => {
