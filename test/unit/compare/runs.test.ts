@@ -2,26 +2,8 @@
 // averaged in as zeros, pass@k per side with the difference, usage per side, cells split, jobs merged (stated).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { Attempt, Outcome, Run, Task } from '../../../src/core/model';
 import { compareRuns, sidesOf, verifierReport } from '../../../src/core/compare';
-
-type A = [Outcome, number | null, Partial<Attempt>?];
-
-function attempt(taskId: string, i: number, [outcome, reward, extra]: A): Attempt {
-  return { id: `${taskId}#${i}`, index: i, label: `#${i + 1}`, outcome, reward, evidence: [], missing: [], ...extra };
-}
-
-function run(name: string, tasks: Record<string, A[]>, identity: Record<string, string | null> = {}, kind: Run['kind'] = 'harbor-job'): Run {
-  const ts: Task[] = Object.entries(tasks).map(([id, as]) => ({ id, label: id, attempts: as.map((a, i) => attempt(id, i, a)) }));
-  return {
-    id: `${kind}:/jobs/${name}`, kind, root: `/jobs/${name}`, anchor: `/jobs/${name}`, label: name, identity, state: 'complete',
-    files: [], problems: [], unvalidated: [], skipped: [], tasks: ts,
-  };
-}
-
-const P: A = ['passed', 1];
-const F: A = ['failed', 0];
-const I: A = ['infra-error', null];
+import { attempt, F, I, P, run, type A } from './build';
 
 test('regressed and improved tasks first, then one-side tasks, then unchanged; deltas from the baseline', () => {
   const a = run('a', { steady: [P, P], drop: [P, P], rise: [F, F], half: [P, F], onlyA: [P] });

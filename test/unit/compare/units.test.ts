@@ -4,26 +4,13 @@
 // note; and the verifier report's every line.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { Attempt, Evidence, Outcome, Run, Task } from '../../../src/core/model';
+import type { Evidence, Run, Task } from '../../../src/core/model';
 import { attemptOrigin, compareRuns, compareSides, mergeKey, mergeSides, sidesOf, verifierEvidence, verifierReport, type CompareSide } from '../../../src/core/compare';
+import { attempt, F, I, P, run as runOf, type A } from './build';
 
-type A = [Outcome, number | null, Partial<Attempt>?];
-
-function attempt(taskId: string, i: number, [outcome, reward, extra]: A): Attempt {
-  return { id: `${taskId}#${i}`, index: i, label: `#${i + 1}`, outcome, reward, evidence: [], missing: [], ...extra };
-}
-
-function run(name: string, tasks: Record<string, A[]>, identity: Record<string, string | null> = {}, kind: Run['kind'] = 'harbor-job'): Run {
-  const ts: Task[] = Object.entries(tasks).map(([id, as]) => ({ id, label: `L-${id}`, attempts: as.map((a, i) => attempt(id, i, a)) }));
-  return {
-    id: `${kind}:/jobs/${name}`, kind, root: `/jobs/${name}`, anchor: `/jobs/${name}`, label: name, identity, state: 'complete',
-    files: [], problems: [], unvalidated: [], skipped: [], tasks: ts,
-  };
-}
-
-const P: A = ['passed', 1];
-const F: A = ['failed', 0];
-const I: A = ['infra-error', null];
+/** A run whose task labels are `L-<id>` (told apart from the ids). */
+const run = (name: string, tasks: Record<string, A[]>, identity: Record<string, string | null> = {}, kind: Run['kind'] = 'harbor-job'): Run =>
+  runOf(name, tasks, identity, kind, (id) => `L-${id}`);
 const inCell = (a: A, cell: string): A => [a[0], a[1], { ...a[2], cell }];
 
 test('sides: cells split out and sorted, agent and model from the cell (Harbor agent|model, viewer data model|harness) or the identity', () => {
