@@ -4,7 +4,7 @@ import { DEFAULT_MAX_FILE_BYTES, type FsPort } from './fs/port';
 import type { Problem } from './model';
 import { MAX_JSON_DEPTH, TooDeepError } from './jsonDepth';
 import { duplicateKeyOf, invalidUtf8At, pathText, scanJsonText, startsWithBom, walkParsed } from './honestInput';
-import { parseAllowingPythonFloats, type NonFiniteWord } from './pythonFloats';
+import { NON_FINITE_WHY, parseAllowingPythonFloats, type NonFiniteWord } from './pythonFloats';
 
 export interface JsonlLine {
   /** 1-based line number. */
@@ -206,7 +206,7 @@ export async function readJsonl(
       }
       if (words.length) {
         add({ file: path, line, severity: 'warning', code: 'non-finite-number',
-          message: `line ${line} holds ${words[0].word}${words.length > 1 ? ` and ${words.length - 1} more such word${words.length > 2 ? 's' : ''}` : ''}: not JSON (Python's json module writes it for a float that is not finite): read as no value` });
+          message: `line ${line} holds ${words[0].word}${words.length > 1 ? ` and ${words.length - 1} more such word${words.length > 2 ? 's' : ''}` : ''}: ${NON_FINITE_WHY}` });
       }
       for (const at of walked.outOfRange) {
         add({ file: path, line, severity: 'warning', code: 'number-out-of-range',

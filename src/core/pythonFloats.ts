@@ -5,6 +5,9 @@
 // caller says where the words were (read as no value, as numbers beyond a double already are). Only ever tried on a
 // text JSON.parse refused, so a valid file costs nothing more.
 
+/** Why such a word is read as no value, as the readers' warnings say it. */
+export const NON_FINITE_WHY = "not JSON (Python's json module writes it for a float that is not finite): read as no value";
+
 /** A word Python writes for a float that is not finite, and its offset in the text. */
 export interface NonFiniteWord { word: 'NaN' | 'Infinity' | '-Infinity'; offset: number }
 

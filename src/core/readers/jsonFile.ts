@@ -6,7 +6,7 @@ import { MAX_JSON_DEPTH } from '../jsonDepth';
 import { JsonLocator } from '../jsonLocator';
 import type { Problem, Severity } from '../model';
 import { duplicateKeyOf, invalidUtf8At, lineOfByte, pathText, scanJsonText, walkParsed } from '../honestInput';
-import { describeWords, nonFiniteWords, originalOffset } from '../pythonFloats';
+import { describeWords, NON_FINITE_WHY, nonFiniteWords, originalOffset } from '../pythonFloats';
 
 export interface JsonDocument {
   path: string;
@@ -95,9 +95,11 @@ export function parseJsonDocument(path: string, text: string, what = 'file', bad
   let { value, error } = parseJsonText(text);
   // Python's words for floats that are not finite (pythonFloats.ts): read as null, and said.
   const py = error ? nonFiniteWords(text) : undefined;
-  const again = py ? parseJsonText(py.text) : undefined;
-  if (py && again && !again.error) ({ value, error } = again);
-  else if (py && again?.error) error = { ...again.error, offset: originalOffset(py.words, again.error.offset) }; // the fault after the words
+  if (py) {
+    const again = parseJsonText(py.text);
+    // Another fault: said where it is in the file (past the words), not at the first word.
+    ({ value, error } = again.error ? { value: undefined, error: { ...again.error, offset: originalOffset(py.words, again.error.offset) } } : again);
+  }
   if (error) {
     const { line, column } = lineColumnAt(text, error.offset);
     return {
@@ -110,7 +112,7 @@ export function parseJsonDocument(path: string, text: string, what = 'file', bad
   if (py) {
     const { line, column } = lineColumnAt(text, py.words[0].offset);
     doc.problems.push({ file: path, line, column, severity: 'warning', code: 'non-finite-number',
-      message: `the ${what} holds ${describeWords(text, py.words)}: not JSON (Python's json module writes it for a float that is not finite): read as no value` });
+      message: `the ${what} holds ${describeWords(text, py.words)}: ${NON_FINITE_WHY}` });
   }
   honestyProblems(doc, what, scan.writtenKeys, badUtf8Line);
   return doc;

@@ -10,7 +10,7 @@ import { resolveRel } from './nemo/repeatEvidence';
 import { readTasks } from './nemo/repeats';
 import { placeDeferred, readSummaryDocument } from './nemo/summaryDoc';
 import {
-  SummaryReadSchema, fileLabel, isObj, normFiles, normNamed, normStale, normTaskEntries, str,
+  SummaryReadSchema, fileLabel, isObj, normFiles, normNamed, normStale, normTasks, str,
 } from './nemo/summaryShape';
 import { readVerdicts, type Health } from './nemo/verdicts';
 import { isInside, outsideMessage } from '../containment';
@@ -105,10 +105,10 @@ async function writtenListings(fs: FsPort, summaryPath: string, document: unknow
   const listings = new Map<string, [string, EntryType][] | undefined>();
   const doc = document as { tasks?: { repeats?: Record<string, unknown>[] }[] };
   const slice = new TimeSlice();
-  for (const t of Array.isArray(doc?.tasks) ? doc.tasks : []) {
+  for (const t of Array.isArray(doc.tasks) ? doc.tasks : []) {
     if (slice.due) await slice.yield(); // (40k repeats: the extension host gets a turn)
-    for (const r of Array.isArray(t?.repeats) ? t.repeats : []) {
-      const logs = str(r?.verifier_logs);
+    for (const r of Array.isArray(t.repeats) ? t.repeats : []) {
+      const logs = str(r.verifier_logs);
       if (!logs) continue;
       const dir = resolveRel(root, logs);
       const entries: [string, EntryType][] = [];
@@ -252,7 +252,7 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   const rolloutsPath = ctx.rolloutsPath ?? rolloutsFile?.path ?? rolloutsPathForSummary(ctx.summaryPath);
   const health = await healthOf(fs, files, problems);
 
-  const { tasks, whoByMissing } = await readTasks(fs, doc, root, normTaskEntries(s.tasks), health, problems, ctx.listings);
+  const { tasks, whoByMissing } = await readTasks(fs, doc, root, normTasks(s.tasks), health, problems, ctx.listings);
   missingPathProblems(doc, root, s, whoByMissing, ctx, problems);
 
   const ts = identity.task_source;

@@ -152,7 +152,6 @@ async function writeAndShow(ctx: HostContext, rollouts: string, target: string, 
   ));
   for (const p of facts.problems) ctx.log[p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warn' : 'info'](`${p.file}${p.line ? `:${p.line}` : ''}: ${p.code}: ${p.message}`);
   if (facts.error) {
-    void fromWorker?.(); // (ends the worker)
     if (facts.error === 'cancelled') {
       ctx.log.info(`cancelled: ${target}`);
       void vscode.window.showInformationMessage(`Writing ${basename(target)} was cancelled; the previous file (if any) is unchanged.`);

@@ -96,22 +96,22 @@ test('kindOfName: the kind of a listed missing path, from its last segment', () 
 });
 
 test('normTasks: the list form (ids fall back to task-<i>) and the object form (the key), repeats numbered as written or by position', () => {
-  const list = normTasks([
+  const list = [...normTasks([
     { task_id: 'a', task_index: 3, repeats: [{ repeat: 2 }, { repeat: -1 }, 'x', { repeat: 1.7 }, { repeat: '4' }, { repeat: 0 }] },
     'not a task',
     { task_index: Infinity, repeats: 'none' },
     { task_id: 7, task_index: 0 },
-  ]);
+  ])];
   assert.deepEqual(list.map((t) => [t.taskId, t.index, t.jsonPath, t.repeats.map((r) => [r.repeat, r.jsonPath])]), [
     ['a', 3, ['tasks', 0], [[2, ['tasks', 0, 'repeats', 0]], [1, ['tasks', 0, 'repeats', 1]], [1, ['tasks', 0, 'repeats', 3]], [4, ['tasks', 0, 'repeats', 4]], [0, ['tasks', 0, 'repeats', 5]]]],
     ['task-2', undefined, ['tasks', 2], []],
     ['task-3', 0, ['tasks', 3], []],
   ]);
   assert.deepEqual(list[0].repeats[0].raw, { repeat: 2 });
-  const obj = normTasks({ x: { repeats: [{}] }, y: null, z: { task_id: 'zz' } });
+  const obj = [...normTasks({ x: { repeats: [{}] }, y: null, z: { task_id: 'zz' } })];
   assert.deepEqual(obj.map((t) => [t.taskId, t.jsonPath, t.repeats.map((r) => r.repeat)]), [['x', ['tasks', 'x'], [0]], ['zz', ['tasks', 'z'], []]]);
-  assert.deepEqual(normTasks('tasks'), []);
-  assert.deepEqual(normTasks(null), []);
+  assert.deepEqual([...normTasks('tasks')], []);
+  assert.deepEqual([...normTasks(null)], []);
 });
 
 test('normStale, normNamed, normFiles: the list and object forms, entries of other types skipped', () => {

@@ -88,13 +88,11 @@ export interface NormTask {
   repeats: NormRepeat[];
 }
 
-/** Tasks from the list or object form; entries that are not objects are skipped (the schema reports them). */
-export function normTasks(tasks: unknown): NormTask[] {
-  return [...normTaskEntries(tasks)];
-}
-
-/** normTasks one task at a time (a caller with 10,000 tasks gives the event loop a turn between them). */
-export function* normTaskEntries(tasks: unknown): Generator<NormTask> {
+/**
+ * Tasks from the list or object form, one at a time (a caller with 10,000 tasks gives the event loop a turn between
+ * them); entries that are not objects are skipped (the schema reports them).
+ */
+export function* normTasks(tasks: unknown): Generator<NormTask> {
   const norm = (entry: unknown, jsonPath: JsonPath, fallbackId: string): NormTask | undefined => {
     if (!isObj(entry)) return undefined;
     const taskId = str(entry.task_id) ?? fallbackId;
