@@ -110,3 +110,42 @@ test('past 200 bad lines the count of the rest is right across reads (the file i
   const more = (await whole(text)).problems.find((p) => p.code === 'more-problems');
   assert.match(more?.message ?? '', /^70 more problems in /); // 150 + 3 × 40 = 270 bad lines, 200 listed
 });
+
+test('the last reads of 16 files are kept per port, the least recently read dropped first; an empty or dropped-line file is read whole', async () => {
+  const mem = new MemFs();
+  const { fs, bytes } = counted(mem);
+  const file = (i: number) => `/p/runs/r${i}/train/metrics.jsonl`;
+  const head = `${Array.from({ length: 200 }, (_, i) => row(i + 1)).join('\n')}\n`;
+  const grow = (i: number, t: number) => mem.put(file(i), enc.encode(`${head}${row(201)}\n`), t);
+  /** Bytes a read takes: about the added line when it goes on, the whole file when read again from the start. */
+  const cost = async (i: number) => {
+    const before = bytes();
+    const got = await readTrainingMetrics(fs, file(i));
+    const fresh = new MemFs();
+    fresh.put(file(i), enc.encode(`${head}${row(201)}\n`), 1);
+    assert.deepEqual(got, await readTrainingMetrics(fresh, file(i)), `file ${i}`);
+    return bytes() - before;
+  };
+  for (let i = 1; i <= 17; i++) mem.put(file(i), enc.encode(head), 1);
+  for (let i = 1; i <= 16; i++) await readTrainingMetrics(fs, file(i));
+  await readTrainingMetrics(fs, file(1)); // read again: now the most recently read
+  await readTrainingMetrics(fs, file(17)); // the 17th: file 2 (least recently read) is dropped, not file 1
+  grow(1, 2);
+  grow(2, 2);
+  grow(3, 2);
+  grow(16, 2);
+  assert.ok(await cost(1) < head.length / 2, 'file 1 was kept: read on');
+  assert.ok(await cost(3) < head.length / 2, 'file 3 was kept (16 kept, not 15): read on');
+  assert.ok(await cost(16) < head.length / 2, 'file 16 was kept: read on');
+  assert.ok(await cost(2) >= head.length, 'file 2 was dropped: read whole');
+  // Another port keeps its own reads: the same file is read whole through it.
+  const other = counted(mem);
+  await readTrainingMetrics(other.fs, file(16));
+  assert.ok(other.bytes() >= head.length);
+  // An empty file is not kept (nothing to go on from): it is read whole once it has lines.
+  const empty = '/p/runs/e/train/metrics.jsonl';
+  mem.put(empty, enc.encode(''), 1);
+  assert.deepEqual(await readTrainingMetrics(fs, empty), { steps: 0, last: undefined, problems: [], running: false });
+  mem.put(empty, enc.encode(`${row(1)}\n`), 2);
+  assert.equal((await readTrainingMetrics(fs, empty)).steps, 1);
+});

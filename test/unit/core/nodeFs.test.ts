@@ -200,6 +200,81 @@ test('what the port says of itself and of odd paths: node-local, the size in a r
   }
 });
 
+test('readFile of a file that says it is empty but is not (a Linux /proc file): read whole past its first buffer, or refused at the limit', async (t) => {
+  // /proc/kallsyms is a regular file whose stat size is 0 and whose text runs to megabytes: the first buffer (4 KiB)
+  // fills and grows while it is read, as for a file growing while it is read.
+  const p = '/proc/kallsyms';
+  let whole: Buffer;
+  try {
+    if (fs.statSync(p).size !== 0) return t.skip('not a /proc file here');
+    whole = fs.readFileSync(p);
+  } catch {
+    return t.skip('no /proc/kallsyms here');
+  }
+  if (whole.length < 20_000) return t.skip('/proc/kallsyms is short here');
+  const node = new NodeFs();
+  const got = Buffer.from(await node.readFile(p, { maxBytes: whole.length + 10 }));
+  if (!fs.readFileSync(p).equals(whole)) return t.skip('/proc/kallsyms changed while it was read');
+  assert.ok(got.equals(whole), 'the same bytes as a plain read');
+  // Exactly the limit: still read whole (one byte more would be too many).
+  assert.equal((await node.readFile(p, { maxBytes: whole.length })).length, whole.length);
+  // Over the limit: refused, with what was read (one byte more than the limit), not the size stat gave (0).
+  await assert.rejects(node.readFile(p, { maxBytes: 10_000 }), (e) => isReadRefused(e) && e.code === 'too-large'
+    && e.message === `${p} is 0.010 MB, over the 0.010 MB read limit (harborRuns.maxFileSizeMB) (not read)`);
+  await assert.rejects(node.readFile(p, { maxBytes: whole.length - 1 }), (e) => isReadRefused(e) && e.code === 'too-large');
+});
+
+test('readFile refuses a block device without reading it', async (t) => {
+  const dev = fs.existsSync('/dev') ? fs.readdirSync('/dev').map((n) => `/dev/${n}`).find((d) => {
+    try { return fs.statSync(d).isBlockDevice(); } catch { return false; }
+  }) : undefined;
+  if (!dev) return t.skip('no block device here');
+  await assert.rejects(new NodeFs().readFile(dev), (e) => (isReadRefused(e) && e.code === 'not-a-file'
+    && e.message === `${dev} is a block device, not a regular file (not read)`) || /EACCES|EPERM/.test(String(e)));
+});
+
+test('no read or write leaves a file open: whole reads (also refused ones), chunked reads broken off, sequential readers, failed atomic writes', async (t) => {
+  // The process's open descriptors (Linux): the same count after every kind of read and write as before.
+  const open = () => fs.readdirSync('/proc/self/fd').length;
+  try { open(); } catch { return t.skip('no /proc/self/fd here'); }
+  const node = new NodeFs();
+  fs.writeFileSync(`${dir}/fd.txt`, 'x'.repeat(10_000));
+  fs.mkdirSync(`${dir}/fd-dir`, { recursive: true });
+  const before = open();
+  for (let i = 0; i < 20; i++) {
+    await node.readFile(`${dir}/fd.txt`);
+    await assert.rejects(node.readFile(`${dir}/fd.txt`, { maxBytes: 10 }));
+    await assert.rejects(node.readFile(`${dir}/fd-dir`));
+    for await (const c of node.readChunks(`${dir}/fd.txt`, 100)) { assert.equal(c.length, 100); break; }
+    const r = await node.openSequential(`${dir}/fd.txt`);
+    await r.close();
+    async function* failing() { yield Buffer.from('half'); throw new Error('producer failed'); }
+    await assert.rejects(node.writeFileAtomicChunks(`${dir}/fd-out.txt`, failing()), /producer failed/);
+    await node.writeFileAtomic(`${dir}/fd-out.txt`, Buffer.from('whole'));
+    await node.syncFolder(dir);
+  }
+  assert.equal(open(), before, 'descriptors left open');
+});
+
+test('readFile of a FIFO with no writer is refused at once, not waited on', async (t) => {
+  const fifo = `${dir}/fifo`;
+  try {
+    (await import('node:child_process')).execFileSync('mkfifo', [fifo]);
+  } catch {
+    return t.skip('no mkfifo here');
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<'waited'>((res) => { timer = setTimeout(() => res('waited'), 5000); });
+  const got = await Promise.race([new NodeFs().readFile(fifo).then(() => 'read', (e: unknown) => e), waited]);
+  clearTimeout(timer);
+  if (got === 'waited') {
+    // Let the open that waits for a writer go (a writer that closes at once) before failing.
+    fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+    assert.fail('the open of a FIFO waited for a writer');
+  }
+  assert.ok(isReadRefused(got) && got.code === 'not-a-file' && got.message === `${fifo} is a FIFO, not a regular file (not read)`, String(got));
+});
+
 test('a DirLister read of bytes that are not UTF-8 says the first line holding them', async () => {
   const { DirLister } = await import('../../../src/core/fs/dirLister');
   fs.writeFileSync(`${dir}/bad.txt`, Buffer.from([0x61, 0x0a, 0x62, 0x0a, 0xff]));

@@ -12,6 +12,7 @@ import type { FileStat, FsPort } from '../../../src/core/fs/port';
 import type { Problem } from '../../../src/core/model';
 import { cleanStaleTemps, serializeSummary, writeRunSummary } from '../../../src/core/summary';
 import { MemFs } from '../../../scripts/sample-runs/memFs';
+import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { buildRun, type MiniTask } from './builders';
 import { nodeFs, posix, readJson, tmpDir } from './helpers';
 
@@ -107,6 +108,21 @@ test('writeRunSummary: a cancel that lands after the document is built still wri
   assert.equal(ctl.signal.aborted, true);
   assert.deepEqual(res, { path: summary, problems: [{ file: summary, severity: 'info', code: 'cancelled', message: 'cancelled' }], error: 'cancelled' });
   assert.equal(fs.existsSync(summary), false);
+});
+
+test('writeRunSummary: bad lines of a run file (one over the line limit, more than are listed) are problems, not a refusal: the summary is written', async () => {
+  const { dir, rollouts, summary } = run('bad-lines');
+  const failures = `${dir}/rollouts_failures.jsonl`;
+  // A line of 9 MiB, over the port's 1 MiB limit of one line and longer than a chunk of the read.
+  fs.appendFileSync(rollouts, `${'x'.repeat(9 * 1024 * 1024)}\n${Array.from({ length: 60 }, () => 'not json').join('\n')}\n`);
+  fs.writeFileSync(failures, `${Array.from({ length: 55 }, () => 'not json').join('\n')}\n`);
+  const res = await writeRunSummary(new NodeFs({ maxFileBytes: 1024 * 1024 }), rollouts);
+  assert.equal(res.error, undefined);
+  assert.ok(fs.existsSync(summary));
+  const said = (file: string, code: string) => res.problems.filter((p) => p.file === file && p.code === code).map((p) => p.line);
+  assert.deepEqual(said(rollouts, 'too-large'), [2]);
+  assert.deepEqual(said(rollouts, 'more-problems'), [undefined]);
+  assert.deepEqual(said(failures, 'more-problems'), [undefined]);
 });
 
 test('cleanStaleTemps: a temp that cannot be removed is reported as left; a folder named like one is not touched', async () => {
