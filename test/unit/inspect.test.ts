@@ -197,3 +197,21 @@ test('generated examples: pass, fail and an environment failure of the job; the 
   assert.match(text, /failure row; environment_server_failed at seed/);
   assert.match(text, /masked row; provider_unavailable/);
 });
+
+test('conformance: NeMo Gym\'s own blackjack rollouts (no task id; the task index names the task) read as its metrics say', (t) => {
+  const dir = path.join(fixtures, 'nemo-gym', 'real', 'blackjack');
+  if (!fs.existsSync(dir)) { t.skip('no shared fixtures'); return; }
+  const r = inspect(dir, '--json');
+  assert.equal(r.code, 0, r.err);
+  const [run] = (JSON.parse(r.out) as { runs: JsonRun[] }).runs;
+  assert.deepEqual(run.problems, []);
+  assert.deepEqual(run.tasks.map((task) => task.id), ['0']);
+  const rewards = run.tasks[0].attempts.map((a) => a.reward);
+  assert.deepEqual(rewards, [-1, 1, -1, 1, 1]);
+  assert.deepEqual(run.tasks[0].attempts.map((a) => a.outcome), ['failed', 'passed', 'failed', 'passed', 'passed']);
+  // The run's own aggregate metrics, written by NeMo Gym from the same rows, give the same mean reward.
+  const [metrics] = JSON.parse(fs.readFileSync(path.join(dir, 'example_rollouts_aggregate_metrics.json'), 'utf8')) as
+    { agent_metrics: Record<string, number> }[];
+  const mean = (rewards as number[]).reduce((a, b) => a + b, 0) / rewards.length;
+  assert.ok(Math.abs(mean - metrics.agent_metrics['mean/reward']) < 1e-9, `${mean} vs ${metrics.agent_metrics['mean/reward']}`);
+});

@@ -200,15 +200,20 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
 function identity(report: Report, path: string, line: number, row: Record<string, unknown>, idKey: string):
 { taskId: string; taskIndex: number | null; repeat: number; taskset: string | null } | undefined {
   const raw = row[idKey] ?? row._ng_task_id;
-  const taskId = taskIdOf(raw);
+  const taskIndex = int(row._ng_task_index);
+  // NeMo Gym environments other than Harbor's (blackjack, math, …) write no task id: the collector's task index
+  // names the task there (as their aggregate metrics' group_level_metrics do), written as its decimal digits.
+  const taskId = taskIdOf(raw) ?? (raw === undefined && taskIndex !== null && taskIndex >= 0 ? String(taskIndex) : undefined);
   const repeat = int(row._ng_rollout_index);
   if (taskId === undefined || repeat === null) {
     report({ file: path, line, severity: 'warning', code: 'row-without-identity',
-      message: `line ${line} names no task id and _ng_rollout_index: left out` });
+      message: taskId === undefined
+        ? `line ${line} names no task (no task id, no _ng_task_index): left out`
+        : `line ${line} names no repeat (no whole-number _ng_rollout_index): left out` });
     return undefined;
   }
   const ts = obj(raw)?.taskset;
-  return { taskId, taskIndex: int(row._ng_task_index), repeat, taskset: typeof ts === 'string' ? ts : null };
+  return { taskId, taskIndex, repeat, taskset: typeof ts === 'string' ? ts : null };
 }
 
 /** What a materialized row carried: its digests and `responses_create_params.metadata`, per turn. */

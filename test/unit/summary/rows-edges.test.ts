@@ -20,7 +20,7 @@ test('rows that name no task id or no repeat are left out with a warning at thei
   fs.writeFileSync(`${dir}/r.jsonl`, [
     row({ _ng_task_id: { taskset: 't', task_id: 'a' }, _ng_task_index: 0, _ng_rollout_index: 0 }),
     row({ _ng_task_id: { taskset: 't', task_id: 'a' }, _ng_task_index: 0 }), // no repeat
-    row({ _ng_task_index: 0, _ng_rollout_index: 1 }), // no task id
+    row({ _ng_rollout_index: 1 }), // no task id, no task index
     row({ _ng_task_id: { taskset: 't' }, _ng_rollout_index: 2 }), // an id object without task_id
     row({ _ng_task_id: 7, _ng_rollout_index: 3 }), // a task id that is a number
     row({ _ng_task_id: 'a', _ng_task_index: 0, _ng_rollout_index: 1.5 }), // a repeat that is not an integer
@@ -29,7 +29,34 @@ test('rows that name no task id or no repeat are left out with a warning at thei
   assert.deepEqual(document.tasks.map((t) => [t.task_id, t.repeats.map((r) => r.repeat)]), [['a', [0]]]);
   const left = problems.filter((p) => p.code === 'row-without-identity');
   assert.deepEqual(left.map((p) => [p.file, p.line, p.severity]), [2, 3, 4, 5, 6].map((n) => [`${dir}/r.jsonl`, n, 'warning']));
-  assert.equal(left[0].message, 'line 2 names no task id and _ng_rollout_index: left out');
+  assert.equal(left[0].message, 'line 2 names no repeat (no whole-number _ng_rollout_index): left out');
+  assert.equal(left[1].message, 'line 3 names no task (no task id, no _ng_task_index): left out');
+  // A task id that is there but not a string or an id object is not replaced by anything else.
+  assert.equal(left[3].message, 'line 5 names no task (no task id, no _ng_task_index): left out');
+});
+
+test('rows of an environment that writes no task id (as NeMo Gym\'s blackjack): the task index names the task', async () => {
+  const dir = posix(tmpDir('indexid'));
+  const gym = (fields: Record<string, unknown>): string => JSON.stringify({ reward: 1.0, terminated: true, truncated: false, ...fields });
+  fs.writeFileSync(`${dir}/r_materialized_inputs.jsonl`, [
+    JSON.stringify({ responses_create_params: { input: [] }, _ng_task_index: 1, _ng_rollout_index: 0 }),
+    JSON.stringify({ responses_create_params: { input: [] }, _ng_task_index: 1, _ng_rollout_index: 1 }),
+    JSON.stringify({ responses_create_params: { input: [] }, _ng_task_index: 0, _ng_rollout_index: 0 }),
+  ].join('\n') + '\n');
+  fs.writeFileSync(`${dir}/r.jsonl`, [
+    gym({ _ng_task_index: 1, _ng_rollout_index: 1, reward: -1.0 }),
+    gym({ _ng_task_index: 0, _ng_rollout_index: 0 }),
+    gym({ _ng_task_index: -1, _ng_rollout_index: 0 }), // a negative index names no task
+    gym({ _ng_task_index: 2.5, _ng_rollout_index: 0 }), // nor does a fraction
+  ].join('\n') + '\n');
+  const { document, problems } = await buildRunSummary(nodeFs, `${dir}/r.jsonl`);
+  // The schedule (materialized inputs) selects three repeats of two tasks; task 1's repeat 0 has no row.
+  assert.deepEqual(document.tasks.map((t) => [t.task_id, t.task_index, t.repeats.map((r) => [r.repeat, r.outcome, r.reward])]), [
+    ['0', 0, [[0, 'scored', 1]]],
+    ['1', 1, [[0, 'missing', null], [1, 'scored', -1]]],
+  ]);
+  assert.deepEqual(problems.filter((p) => p.code === 'row-without-identity').map((p) => [p.file, p.line]),
+    [[`${dir}/r.jsonl`, 3], [`${dir}/r.jsonl`, 4]]);
 });
 
 test('a plain-string task id is the task; a row without a task index comes after the indexed tasks, in file order', async () => {
