@@ -67,17 +67,24 @@ async function main() {
     await wb.waitForWorkbench(page);
     await wb.openView(page, 'Harbor', 'Runs', 60000);
     await page.locator('.sidebar .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60000 });
-    await tools.sleep(1000);
-    const rows = await wb.treeRowTexts(page);
+    // Every kind of run the CLI finds in the workspace must have its row in the view. Runs fill in as they are read
+    // ("Reading …" rows first): wait until every kind has its row and nothing is still being read, up to 2 minutes
+    // (on a loaded machine the first read of the examples takes seconds).
+    const cli = spawnSync(process.execPath, [join(root, 'out/cli.js'), 'inspect', workspace, '--json'], { encoding: 'utf8' });
+    const runs = cli.status === 0 ? JSON.parse(cli.stdout).runs : [];
+    const kinds = [...new Set(runs.map((r) => r.kind))];
+    const missingOf = (rows) => kinds.filter((k) => !runs.some((r) => r.kind === k && rows.some((row) => row.startsWith(r.label))));
+    const until = Date.now() + 120000;
+    let rows = await wb.treeRowTexts(page);
+    while ((missingOf(rows).length > 0 || rows.some((row) => row.startsWith('Reading '))) && Date.now() < until) {
+      await tools.sleep(500);
+      rows = await wb.treeRowTexts(page);
+    }
     mkdirSync(join(root, 'screenshots'), { recursive: true });
     await page.screenshot({ path: join(root, 'screenshots', 'demo.png') });
     console.log(`demo --check: the Runs view shows ${rows.length} rows:\n  ${rows.join('\n  ')}`);
     console.log('demo --check: screenshot saved to screenshots/demo.png');
-    // Every kind of run the CLI finds in the workspace must have its row in the view.
-    const cli = spawnSync(process.execPath, [join(root, 'out/cli.js'), 'inspect', workspace, '--json'], { encoding: 'utf8' });
-    const runs = cli.status === 0 ? JSON.parse(cli.stdout).runs : [];
-    const kinds = [...new Set(runs.map((r) => r.kind))];
-    const missingKinds = kinds.filter((k) => !runs.some((r) => r.kind === k && rows.some((row) => row.startsWith(r.label))));
+    const missingKinds = missingOf(rows);
     console.log(`demo --check: kinds found by the CLI: ${kinds.join(', ') || 'none'}; without a row: ${missingKinds.join(', ') || 'none'}`);
     ok = rows.length > 0 && runs.length > 0 && missingKinds.length === 0;
     await browser.close();

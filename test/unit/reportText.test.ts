@@ -219,10 +219,10 @@ test('every attempt passed: "none" needs attention; one problem code is not brok
     'viewer-data: ds',
     '  at         d/summary.json',
     '  state      complete',
-    '  attempts   2 in 1 tasks: passed 2',
+    '  attempts   2 in 1 task: passed 2',
     '  pass@1     1.000 over 1 measured of 1 (0 all-infra)',
     '  pass@2     1.000 over 1 measured of 1 (0 all-infra)',
-    '  attention  none: every attempt of 1 tasks passed',
+    '  attention  none: every attempt of 1 task passed',
     '  problems   2',
     '    error   d/a  c: m',
     '    error   d/b  c: n',
@@ -283,7 +283,7 @@ test('edges: no measured attempt, a task without attempts, exact caps, two cells
   assert.match(renderRunText('/w', inspectRun(allInfra)), /\n {2}pass@1 {5}— over 0 measured of 1 \(1 all-infra: no attempt measured\)\n/);
   const empty: Run = { ...viewer, tasks: [{ id: 'e', label: 'e', attempts: [] }] };
   assert.equal(renderRunText('/w', inspectRun(empty)), [
-    'viewer-data: ds', '  at         d/summary.json', '  state      complete', '  attempts   0 in 1 tasks',
+    'viewer-data: ds', '  at         d/summary.json', '  state      complete', '  attempts   0 in 1 task',
     '  attention  1 of 1 tasks have an attempt that did not pass or is missing evidence', '    e  (no attempts)',
   ].join('\n'));
   assert.equal(renderRunText('/w', inspectRun(viewer), { all: true }), 'viewer-data: ds\n  at         d/summary.json\n  state      complete',

@@ -95,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
   const attempts = d.tasks.reduce((n, t) => n + t.repeats.filter((r) => r.outcome !== 'missing').length, 0);
   process.stdout.write(`${res.path}\n`);
   if (!args.flags.has('quiet')) {
-    process.stderr.write(`wrote ${res.path}: ${d.tasks.length} tasks, ${attempts} attempts, ${d.missing_paths.length} missing paths`
+    process.stderr.write(`wrote ${res.path}: ${d.tasks.length} task${d.tasks.length === 1 ? '' : 's'}, ${attempts} attempt${attempts === 1 ? '' : 's'}, ${d.missing_paths.length} missing path${d.missing_paths.length === 1 ? '' : 's'}`
       + `${Object.keys(d.stale_files).length ? `, stale: ${Object.keys(d.stale_files).join(', ')}` : ''}\n`);
   }
   return 0;

@@ -40,7 +40,7 @@ test('summary: writes exactly serializeSummary(buildRunSummary(...)), flags appl
   const summary = path.join(dir, 'rollouts_run_summary.json');
   // (the test runner reports through stdout too: only the end is ours)
   assert.ok(r.out.endsWith(`${posix(summary)}\n`));
-  assert.match(r.err, /1 tasks, 2 attempts, 1 missing paths/);
+  assert.match(r.err, /1 task, 2 attempts, 1 missing path\b/);
   assert.match(r.err, /warning: .*resources|warning: .*verifier\/s-0-1/);
   const expected = await buildRunSummary(nodeFs, rollouts, {
     identity: { target: 'harbor:mini@1', agent: 'oracle_agent' }, unvalidated: { zz: 'NO_REFERENCE_SOLUTION' }, skipped: { b: 'b: broken' },
