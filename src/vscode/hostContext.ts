@@ -140,7 +140,7 @@ export class HostContext extends Disposable implements HarborRunsApi {
     this.register(this.store.onRunCompleted(({ run }) => {
       if (!readSettings().notifyOnCompletion) return;
       const c = countRun(run);
-      const text = `Run ${run.state === 'complete' ? 'complete' : 'ended'}: ${run.label} — ${c.passed}/${c.measured} passed, ${c.total} attempts.`;
+      const text = `Run ${run.state === 'complete' ? 'complete' : 'ended'}: ${run.label} — ${c.passed}/${c.measured} passed, ${c.total} attempt${c.total === 1 ? '' : 's'}.`;
       void vscode.window.showInformationMessage(text, 'Show in Runs', "Don't Show Again").then(async (pick) => {
         if (pick === 'Show in Runs') await this.treeView.reveal(this.treeProvider.nodeForRun(run), { select: true, focus: true, expand: true });
         else if (pick === "Don't Show Again") await vscode.workspace.getConfiguration('harborRuns').update('notifyOnCompletion', false, vscode.ConfigurationTarget.Global);

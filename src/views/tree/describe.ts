@@ -74,7 +74,7 @@ export function runCounts(run: Run): ReturnType<typeof countRun> {
 
 export function runDescription(run: Run): string {
   const c = runCounts(run);
-  const parts = [`${c.passed}/${c.measured} passed`, `${c.total} attempts`];
+  const parts = [`${c.passed}/${c.measured} passed`, `${c.total} attempt${c.total === 1 ? '' : 's'}`];
   if (run.state === 'running') parts.push('running');
   else if (run.state === 'incomplete') parts.push('incomplete');
   if (run.summaryIsVirtual) parts.push('no summary');

@@ -85,6 +85,8 @@ test('descriptions, icons and flags say what happened', () => {
   assert.equal(runSpec.contextValue, 'run+nemo+rollouts+summary');
   const outdated = describeNode(makeRunNode({ ...r, summaryOutdated: true }));
   assert.equal(outdated.description, '2/5 passed · 6 attempts · summary out of date');
+  const one = describeNode(makeRunNode({ ...r, tasks: [task('solo', 0, [attempt('solo', 0, 'passed', 1)])] }));
+  assert.equal(one.description, '1/1 passed · 1 attempt');
   assert.match(tooltipOf(makeRunNode({ ...r, summaryOutdated: true })) ?? '', /older than the rows: Write Run Summary to update/);
   const tasks = childrenOf(makeRunNode(r), ctx()) as TreeNode[];
   const t2 = childrenOf(tasks[1], ctx()) as TreeNode[];
