@@ -222,6 +222,8 @@ test('readFile of a file that says it is empty but is not (a Linux /proc file): 
   await assert.rejects(node.readFile(p, { maxBytes: 10_000 }), (e) => isReadRefused(e) && e.code === 'too-large'
     && e.message === `${p} is 0.010 MB, over the 0.010 MB read limit (harborRuns.maxFileSizeMB) (not read)`);
   await assert.rejects(node.readFile(p, { maxBytes: whole.length - 1 }), (e) => isReadRefused(e) && e.code === 'too-large');
+  // A limit the growing buffer reaches exactly (4 KiB doubled): the byte past it is still read, and the file refused.
+  await assert.rejects(node.readFile(p, { maxBytes: 8192 }), (e) => isReadRefused(e) && e.code === 'too-large');
 });
 
 test('readFile refuses a block device without reading it', async (t) => {
@@ -258,6 +260,7 @@ test('no read or write leaves a file open: whole reads (also refused ones), chun
 
 test('readFile of a FIFO with no writer is refused at once, not waited on', async (t) => {
   const fifo = `${dir}/fifo`;
+  fs.rmSync(fifo, { force: true }); // (the suite may run again in one process, as under the mutation runner)
   try {
     (await import('node:child_process')).execFileSync('mkfifo', [fifo]);
   } catch {

@@ -35,6 +35,13 @@ before(async () => {
 });
 
 test('the failed lister refuses every later call at once, with the worker\'s error, and does not start again', async () => {
+  // A lister of its own, failed the same way: the call in flight is rejected with the thread's error, later calls too.
+  const failed = new DirLister();
+  await assert.rejects(failed.list(undefined as unknown as string[]), (e) => e instanceof Error && /length/.test(e.message));
+  await assert.rejects(failed.list([`${dir}/t`]), /length/);
+  await assert.rejects(failed.probe([[`${dir}/t`]], []), /length/);
+  await failed.dispose();
+  await assert.rejects(failed.list([`${dir}/t`]), /length/, 'still failed after dispose');
   const shared = sharedDirLister();
   await assert.rejects(shared.list([`${dir}/t`]), /length/);
   await assert.rejects(shared.probe([[`${dir}/t`]], []), /length/);
