@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { FsPort, FileRead } from '../../../src/core/fs/port';
 import type { Evidence } from '../../../src/core/model';
 import { parseJsonDocument } from '../../../src/core/readers/jsonFile';
-import { repeatEvidence } from '../../../src/core/readers/nemo/repeatEvidence';
+import { repeatEvidence, resolveRel } from '../../../src/core/readers/nemo/repeatEvidence';
 import { outsideMessage } from '../../../src/core/containment';
 import { MemFs } from '../../../scripts/sample-runs/memFs';
 
@@ -201,4 +201,11 @@ test('the paths the row lists as missing: checked again, each once, their kind f
   // `missing` that is not a list: nothing more
   const notList = await evidenceOf(disk({}).port, { missing: 'v/s1' });
   assert.deepEqual([notList.evidence, notList.missing, notList.problems, notList.dir], [[], [], [], undefined]);
+});
+
+test('a summary folder ending in "/.." or "/." is resolved, not joined as written', () => {
+  assert.equal(resolveRel('/r/s', 'a/b'), '/r/s/a/b');
+  assert.equal(resolveRel('/r/..', 'a/b'), '/a/b');
+  assert.equal(resolveRel('/r/.', 'a/b'), '/r/a/b');
+  assert.equal(resolveRel('/r/s/..', 'a'), '/r/a');
 });

@@ -56,7 +56,7 @@ test('each attempt from its row: outcome, reward, source outcome, failure, detai
       { repeat: 1, outcome: 'scored', reward: 0, mask_sample: true, failure_kind: 'verifier_error', failure_reason: 'r', failure_class: 'c', failure_stage: 'st', failure_terminal: true,
         input: { digests: { a: 7, b: 'd-first-text' }, metadata: { only: 'one' } } },
       { repeat: 2, outcome: 'failed', reward: 0.5 },
-      { repeat: 3, outcome: 'missing', reward: null, failure_terminal: false },
+      { repeat: 3, outcome: 'missing', reward: 0, failure_terminal: false },
       { repeat: 4, outcome: 7, reward: 1 },
       { repeat: 5, outcome: 'masked', reward: 'x', input: { digests: { a: 1 }, metadata: [] } },
     ] },
@@ -74,7 +74,7 @@ test('each attempt from its row: outcome, reward, source outcome, failure, detai
     details: { mask_sample: true, digest: 'd-first-text', only: 'one' } });
   // never measured: no reward, the row's number kept apart
   assert.deepEqual([a2.outcome, a2.reward, a2.details], ['infra-error', null, { row_reward: 0.5 }]);
-  assert.deepEqual([a3.outcome, a3.reward, a3.details, a3.failure], ['missing', null, undefined, { terminal: false }]);
+  assert.deepEqual([a3.outcome, a3.reward, a3.details, a3.failure], ['missing', null, { row_reward: 0 }, { terminal: false }]);
   assert.deepEqual([a4.outcome, a4.sourceOutcome, 'sourceOutcome' in a4, a4.details], ['infra-error', undefined, false, { row_reward: 1 }]);
   assert.deepEqual([a5.outcome, a5.reward, a5.details], ['infra-error', null, undefined]);
   assert.equal('failure' in a0, false);
@@ -142,6 +142,8 @@ function batchRun(): { m: MemFs; tasks: Obj[] } {
   repeats.push({ repeat: 8, outcome: 'scored', reward: 0, verifier_logs: '../out' }); // outside
   repeats.push({ repeat: 9, outcome: 'scored', reward: 0 }); // no folder
   repeats.push({ repeat: 10, outcome: 'failed', reward: null, verifier_logs: 'v/gone' });
+  m.put('/r/v/noctrf/test-stdout.txt', 'ok');
+  repeats.push({ repeat: 11, outcome: 'scored', reward: 0, verifier_logs: 'v/noctrf' }); // files, but no ctrf.json
   return { m, tasks: [{ task_id: 'a', task_index: 0, repeats }] };
 }
 
@@ -152,7 +154,7 @@ test('with the batch calls: every folder listed once up front, the ctrf.json of 
   const many = portOf(m, true);
   const batched = await tasksOf(many.port, tasks);
   assert.deepEqual(batched, each);
-  assert.deepEqual(many.asked.listDirs, [['/r/v/s0', '/r/v/s1', '/r/v/s2', '/r/v/s3', '/r/v/s4', '/r/v/s5', '/r/v/dirctrf', '/r/v/gone']]);
+  assert.deepEqual(many.asked.listDirs, [['/r/v/s0', '/r/v/s1', '/r/v/s2', '/r/v/s3', '/r/v/s4', '/r/v/s5', '/r/v/dirctrf', '/r/v/gone', '/r/v/noctrf']]);
   assert.equal(many.asked.readDir, 0, 'no folder listed again');
   assert.deepEqual(many.asked.gather, [['/r/v/s0/ctrf.json', '/r/v/s2/ctrf.json', '/r/v/s4/ctrf.json', '/r/v/s0/ctrf.json']]);
   assert.deepEqual(many.asked.readFile, []);

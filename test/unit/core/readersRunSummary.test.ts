@@ -161,6 +161,7 @@ test('unvalidated and skipped are read; a schema issue is a warning unless the d
   assert.deepEqual(run.unvalidated, [{ taskId: 't1', reason: 'NO_REFERENCE_SOLUTION' }]);
   assert.deepEqual(run.skipped, [{ taskId: 't2', reason: 'gone' }]);
   assert.deepEqual(run.problems.map((p) => [p.code, p.jsonPath, p.severity]), [['schema', ['target'], 'warning']]);
+  assert.equal(run.problems[0].message, "run summary .target: Invalid input: expected string, received number");
   const dir = folder();
   const summaryPath = `${dir}/x_run_summary.json`;
   const doc = () => parseJsonDocument(summaryPath, JSON.stringify(s), 'run summary');
@@ -191,7 +192,9 @@ test('a problem "incomplete-tail" among the run\'s (a run still writing its rows
     { summaryPath, anchor: summaryPath, virtual: true, extraProblems: [tail] });
   assert.deepEqual(codes(list), ['incomplete-tail', 'schema']);
   assert.equal(list.problems[1].message, 'the run summary is not a JSON object');
-  assert.deepEqual([list.problems[1].line, list.problems[1].column], [1, 1]);
+  assert.deepEqual([list.problems[1].severity, list.problems[1].file], ['error', summaryPath]);
+  const here = await runFromSummaryDocument(nfs, parseJsonDocument(summaryPath, '[]', 'run summary'), { summaryPath, anchor: summaryPath, virtual: false });
+  assert.deepEqual(here.problems, [{ file: summaryPath, line: 1, column: 1, jsonPath: [], severity: 'error', code: 'schema', message: 'the run summary is not a JSON object' }]);
   assert.equal(list.summaryIsVirtual, true);
 });
 
@@ -202,12 +205,20 @@ test('a summary built in memory: its problems keep their file but no place; a mi
   const s = { files: { failures: 'gone.jsonl' }, missing_paths: ['v/s0', 'v/s1'] };
   const doc = { ...parseJsonDocument(rolloutsPath, JSON.stringify(s, null, 2), 'run summary'), path: rolloutsPath };
   const builder: Problem = { file: rolloutsPath, line: 2, severity: 'error', code: 'missing-path', message: 'v/s0 is not on disk' };
-  const other: Problem = { file: `${dir}/y.jsonl`, line: 4, severity: 'warning', code: 'x', message: 'x' };
+  // another problem of the builder that names v/s1 is not its missing-path problem: v/s1 is still said
+  const other: Problem = { file: `${dir}/y.jsonl`, line: 4, severity: 'warning', code: 'x', message: 'x names v/s1' };
   const r = await runFromSummaryDocument(nfs, doc, { summaryPath, anchor: rolloutsPath, virtual: true, rolloutsPath, extraProblems: [builder, other] });
   assert.deepEqual(r.problems, [builder, other,
     { file: rolloutsPath, severity: 'warning', code: 'missing-file', message: 'gone.jsonl (failures sidecar) is listed by the run summary but is no longer on disk' },
     { file: rolloutsPath, severity: 'error', code: 'missing-path', message: 'v/s1 is named by a result row but is not on disk' },
   ]);
+  // a problem of another file found while reading (the verdicts file's bad line) keeps its line
+  put(`${dir}/v.jsonl`, '{oops\n');
+  const withVerdicts = { ...parseJsonDocument(rolloutsPath, JSON.stringify({ files: { rollout_verdicts: 'v.jsonl' } }), 'run summary'), path: rolloutsPath };
+  const rv = await runFromSummaryDocument(nfs, withVerdicts, { summaryPath, anchor: rolloutsPath, virtual: true, rolloutsPath });
+  const vp = rv.problems.filter((p) => p.file === `${dir}/v.jsonl`);
+  assert.equal(vp.length, 1);
+  assert.equal(vp[0].line, 1);
   assert.equal(r.summaryIsVirtual, true);
   assert.equal(r.rolloutsPath, rolloutsPath);
   assert.equal(r.anchor, rolloutsPath);
@@ -234,6 +245,9 @@ test('a rollouts file that cannot be read: an empty virtual run with the one pro
     summaryPath: `${dir}/x_run_summary.json`, rolloutsPath: `${dir}/x.jsonl`, summaryIsVirtual: true,
   });
   assert.match(r.problems[0].message, /^cannot read /);
+  // any other failure of the port is not a problem of the run: it is the caller's
+  const broken = Object.assign(Object.create(nfs) as FsPort, { realpathDirs: () => Promise.reject(new TypeError('port broken')) });
+  await assert.rejects(readNemoRollouts(broken, `${dir}/x.jsonl`), /port broken/);
 });
 
 test('out of date: only the listed rollouts or failures file that is present and not stale, more than 2 s after the summary', async () => {
@@ -289,6 +303,8 @@ test('runFromWrittenSummary: the writer\'s problems but its missing paths of thi
   put(`${dir}/v/s0/test-stdout.txt`, 'ok');
   put(`${dir}/v/s0/ctrf.json`, JSON.stringify({ results: { tests: [{ name: 'bad', status: 'failed' }] } }));
   put(`${dir}/v/s1/x`, '');
+  put(`${dir}/v/s4/sub/ctrf.json`, '{}');
+  put(`${path.posix.dirname(dir)}/out/ctrf.json`, '{}'); // where ../out would be
   const document = {
     files: {}, missing_paths: ['v/s2'],
     tasks: [{ task_id: 'a', task_index: 0, repeats: [
@@ -296,6 +312,8 @@ test('runFromWrittenSummary: the writer\'s problems but its missing paths of thi
       { repeat: 1, outcome: 'scored', reward: 0, verifier_logs: 'v/s1', trajectory: 'v/s1/trajectory.json', artifacts: 'v/s1/artifacts' },
       { repeat: 2, outcome: 'scored', reward: 0, verifier_logs: null, missing: ['v/s2'] },
       { repeat: 3, outcome: 'scored', reward: 0, verifier_logs: '../out' },
+      // a file in a subfolder is not one of the folder's own: v/s4 holds no ctrf.json
+      { repeat: 4, outcome: 'scored', reward: 0, verifier_logs: 'v/s4', test_stdout: 'v/s4/sub/ctrf.json' },
     ] }],
   };
   const text = JSON.stringify(document, null, 2);
@@ -308,11 +326,14 @@ test('runFromWrittenSummary: the writer\'s problems but its missing paths of thi
   const stats: string[] = [];
   const port = Object.assign(Object.create(nfs) as FsPort, {
     stat: (p: string) => { stats.push(p); return nfs.stat(p); },
+    gather: (l: readonly string[], r: readonly { path: string; maxBytes: number }[], s: readonly string[] = []) => { stats.push(...s); return nfs.gather(l, r, s); },
     readDir: () => { throw new Error('no listing expected'); },
     listDirs: () => { throw new Error('no listing expected'); },
   });
   const run = await runFromWrittenSummary(port, { path: summaryPath, document, bytes: new TextEncoder().encode(text), problems }, `${dir}/out.jsonl`);
   assert.deepEqual(run.problems.slice(0, 2), problems.slice(1));
+  assert.deepEqual(run.problems.map((p) => p.code), ['missing-path', 'duplicate-row', 'missing-evidence', 'outside-run', 'missing-path']);
+  assert.deepEqual(run.tasks[0].attempts[4].evidence.map((e) => [e.kind, e.present]), [['verifier-logs', true], ['test-stdout', true]]);
   const a = run.tasks[0].attempts;
   assert.deepEqual(a[0].evidence.map((e) => [e.kind, e.present]), [['verifier-logs', true], ['ctrf', true], ['test-stdout', true], ['reward-file', false]]);
   assert.deepEqual(a[0].evidence[1].failedTests, [{ name: 'bad' }]);
@@ -320,7 +341,8 @@ test('runFromWrittenSummary: the writer\'s problems but its missing paths of thi
   assert.deepEqual(a[1].evidence.map((e) => [e.kind, e.present]), [['verifier-logs', true], ['trajectory', true], ['artifacts', true]]);
   assert.equal(a[1].evidence[2].isDir, true);
   assert.equal(run.rolloutsPath, `${dir}/out.jsonl`);
-  assert.ok(!stats.includes(`${dir}/out/ctrf.json`), 'a folder outside the run is not asked about');
+  assert.ok(stats.includes(`${dir}/v/s0/ctrf.json`), 'the ctrf.json of each folder is asked');
+  assert.ok(!stats.includes(`${path.posix.dirname(dir)}/out/ctrf.json`), 'a folder outside the run is not asked about');
   const missing = run.problems.filter((p) => p.code === 'missing-path');
   assert.deepEqual(missing.map((p) => [p.file, p.jsonPath, p.message]), [
     [`${dir}/out.jsonl`, undefined, 'other file'],

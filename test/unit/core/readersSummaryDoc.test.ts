@@ -12,6 +12,7 @@ import { NodeFs } from '../../../src/core/fs/nodeFs';
 import type { FsPort } from '../../../src/core/fs/port';
 import type { Problem } from '../../../src/core/model';
 import { locate, parseJsonDocument, type JsonDocument } from '../../../src/core/readers/jsonFile';
+import { readRunSummary } from '../../../src/core/readers/runSummary';
 import {
   placeDeferred, placeInFile, readSummaryDocument, serveSummary, SUMMARY_WORKER_MIN_BYTES, type SummaryMsg,
 } from '../../../src/core/readers/nemo/summaryDoc';
@@ -227,4 +228,14 @@ test('readSummaryDocument reads on this thread a small summary, a port whose pat
   // a file that is not there: read here too
   const gone = await readSummaryDocument(nfs, `${tmpRoot}/none_run_summary.json`, 0);
   assert.deepEqual([gone.validated, gone.doc.problems.map((p) => p.code)], [false, ['missing-file']]);
+});
+
+test('a small summary read on the worker (any size from 0): the same run, its schema problems said once, at their lines', async () => {
+  const text = JSON.stringify({ files: {}, target: 5, tasks: [{ task_id: 'a', repeats: [{ repeat: 0, outcome: 'scored', reward: '1' }] }] }, null, 2);
+  const file = writeFile(text);
+  const here = await readRunSummary(new NodeFs(), file, Infinity);
+  const there = await readRunSummary(new NodeFs(), file, 0);
+  assert.deepEqual(here.problems.map((p) => [p.code, p.jsonPath]), [['schema', ['target']], ['schema', ['tasks', 0, 'repeats', 0, 'reward']]]);
+  assert.ok(here.problems.every((p) => typeof p.line === 'number' && p.line > 1));
+  assert.equal(JSON.stringify(there), JSON.stringify(here));
 });
