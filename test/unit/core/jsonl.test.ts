@@ -138,3 +138,23 @@ test('readJsonl: a file that cannot be read is one unreadable problem, no rows',
     problems: [{ file: '/gone.jsonl', severity: 'error', code: 'unreadable', message: "cannot read /gone.jsonl: ENOENT: no such file, open '/gone.jsonl'" }],
   });
 });
+
+test('readJsonl gives the event loop turns while it parses the lines of one chunk (a long file never holds it)', async () => {
+  const fs = new MemFs();
+  const rows = Array.from({ length: 60000 }, (_, i) => JSON.stringify({ _ng_task_index: i, _ng_rollout_index: 0, verdict: 'healthy', findings: [] }));
+  const body = rows.join('\n') + '\n';
+  fs.put('/v.jsonl', body);
+  let turns = 0;
+  let running = true;
+  const tick = (): void => { turns++; if (running) setImmediate(tick); };
+  setImmediate(tick);
+  let atFirst = -1;
+  let atLast = -1;
+  const res = await readJsonl(fs, '/v.jsonl', (_row, line) => {
+    if (line === 1) atFirst = turns;
+    atLast = turns;
+  }, { chunkSize: body.length + 1 }); // the whole file in one chunk: no read between its lines
+  running = false;
+  assert.equal(res.rows, 60000);
+  assert.ok(atLast > atFirst, `the event loop had no turn while 60,000 lines were parsed (${atFirst} → ${atLast})`);
+});
