@@ -75,3 +75,20 @@ test('at most 20 schema notes, then one counting the rest; zero-advantage notes 
   const three = await read(Array.from({ length: 3 }, (_, i) => ({ step: i + 1, reward_std: 0 })));
   assert.equal(three.m.problems.length, 3, 'exactly three: nothing more said');
 });
+
+test('the file\'s own problems: a folder or a missing file is unreadable; bad lines by number, past 200 one warning counts the rest', async () => {
+  const node = new NodeFs();
+  const folder = `${tmpRoot}/a-folder`;
+  fs.mkdirSync(folder, { recursive: true });
+  const f = await readTrainingMetrics(node, folder);
+  assert.deepEqual(f, { steps: 0, last: undefined, running: false, problems: [{ file: folder, severity: 'error', code: 'unreadable',
+    message: `cannot read ${folder}: ${folder} is a folder, not a regular file (not read)` }] });
+  const gone = await readTrainingMetrics(node, `${tmpRoot}/none.jsonl`);
+  assert.deepEqual(gone.problems.map((p) => [p.code, p.line]), [['unreadable', undefined]]);
+
+  const { file, m } = await read([{ step: 1 }, 'not json', '[1]', ...Array.from({ length: 205 }, () => 'x')]);
+  assert.equal(m.steps, 1);
+  assert.equal(m.problems.length, 201);
+  assert.deepEqual(m.problems.slice(0, 3).map((p) => [p.line, p.severity, p.code]), [[2, 'error', 'parse-error'], [3, 'error', 'not-object'], [4, 'error', 'parse-error']]);
+  assert.deepEqual(m.problems[200], { file, severity: 'warning', code: 'more-problems', message: `7 more problems in ${file} not listed` });
+});
