@@ -240,7 +240,9 @@ export async function discoverRuns(fs: FsPort, root: string, opts: DiscoverOptio
         if (!next || visited >= maxDirs) return;
         if (next.depth > 0) {
           const real = await realPathOf(fs, next.dir);
-          const lexical = rootReal === '/' ? next.dir.slice(root.length) || '/' : rootReal + next.dir.slice(root.length);
+          // The folder's path below the root ('/x/y'); a root of '/' is the one that ends in a slash.
+          const below = root === '/' ? next.dir : next.dir.slice(root.length);
+          const lexical = rootReal === '/' ? below : rootReal + below;
           if (real !== undefined && real !== lexical) {
             opts.report?.links.push({ path: next.dir, target: real, why: isInside(rootReal, real) ? 'inside' : 'outside' });
             continue;

@@ -395,3 +395,22 @@ test('after the first mutation run: a cell-less attempt first, the best cell win
   const nodes = rewardDetailNodes({ d: { criteria: [{ name: 'c', value: { big: 'z'.repeat(25_000) } }] } });
   assert.equal(nodes[1].value!.length, 20_000);
 });
+
+test('a task\'s attempts by cell, then attempt number, from any order', () => {
+  const r = run([]);
+  const t = task('t', [{ index: 5, cell: 'a|m', reward: 0.5 }, { index: 0, cell: 'b|m', reward: 0 }, { index: 1, cell: 'a|m', reward: 0.1 }]);
+  assert.deepEqual(taskRow(r, t).rewards, [0.1, 0.5, 0]);
+  const u = task('u', [{ index: 2, cell: 'b|m', reward: 0.2 }, { index: 1, cell: 'a|m', reward: 0.1 }, { index: 0, cell: 'b|m', reward: 0 }]);
+  assert.deepEqual(taskRow(r, u).rewards, [0.1, 0, 0.2]);
+});
+
+test('provenance findings: warnings before infos, each kind in the order of tasks and attempts', () => {
+  const f = (name: string, severity: 'warning' | 'info') => ({
+    code: severity === 'warning' ? 'reward-before-verifier' as const : 'reward-details' as const, severity, file: `/r/${name}`, message: name,
+  });
+  const m = dashboardModel(run([
+    task('t1', [{ provenance: [f('i1', 'info'), f('w1', 'warning')] }, { provenance: [f('w2', 'warning'), f('i2', 'info')] }]),
+    task('t2', [{ provenance: [f('w3', 'warning'), f('i3', 'info'), f('w4', 'warning')] }]),
+  ]));
+  assert.deepEqual(m.provenance.map((p) => p.message), ['w1', 'w2', 'w3', 'w4', 'i1', 'i2', 'i3']);
+});

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFs } from '../../src/core/fs/nodeFs';
 import type { FsPort } from '../../src/core/fs/port';
-import { discoverRuns } from '../../src/core/discovery';
+import { discoverRuns, emptyDiscoveryReport } from '../../src/core/discovery';
+import { MemFs } from '../../scripts/sample-runs/memFs';
 import { excludesFolder, globMatch } from '../../src/core/glob';
 import { loadRuns, readCandidate } from '../../src/core/load';
 
@@ -351,4 +352,41 @@ test('a rollouts file found twice (named by a quality summary and by its sidecar
   fs.symlinkSync(root, `${root}-via`);
   const via = await discoverRuns(nfs, `${root}-via`);
   assert.deepEqual(via.map((c) => path.posix.relative(`${root}-via`, c.anchor)), ['a/b/r.jsonl', 'y/s_run_summary.json']);
+});
+
+test('a job folder given as the root is "." to include and exclude', async () => {
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-dot-')).split(path.sep).join('/');
+  write(`${root}/job/result.json`, {});
+  write(`${root}/job/t__1/config.json`, { trial_name: 't__1' });
+  const job = `${root}/job`;
+  assert.deepEqual((await discoverRuns(nfs, job)).map((c) => c.variant), ['job']);
+  assert.deepEqual(await discoverRuns(nfs, job, { exclude: ['.'] }), []);
+  assert.deepEqual((await discoverRuns(nfs, job, { include: ['.'] })).map((c) => c.variant), ['job']);
+});
+
+test('a trial folder with only verifier/ beside its result: its parts hold no runs', async () => {
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-vonly-')).split(path.sep).join('/');
+  write(`${root}/trial/result.json`, {});
+  write(`${root}/trial/verifier/reward.txt`, '1');
+  write(`${root}/trial/artifacts/m_run_summary.json`, '{}');
+  write(`${root}/trial/other/n_run_summary.json`, '{}');
+  assert.deepEqual((await discoverRuns(nfs, root)).map((c) => path.posix.relative(root, c.anchor)), ['trial/other/n_run_summary.json']);
+});
+
+test('the root "/" (a file system that resolves links): every folder is read at its own path, none is taken for a link', async () => {
+  const m = new MemFs();
+  m.put('/d/x_run_summary.json', '{}');
+  m.put('/d/e/y_run_summary.json', '{}');
+  const same = Object.assign(m.clone(), { realpath: async (p: string) => p });
+  const report = emptyDiscoveryReport();
+  assert.deepEqual((await discoverRuns(same, '/', { report })).map((c) => c.anchor), ['/d/e/y_run_summary.json', '/d/x_run_summary.json']);
+  assert.deepEqual(report.links, []);
+  // A root that is a link to "/": folders below it are where the link puts them.
+  const viaLink = Object.assign(m.clone(), {
+    realpath: async (p: string) => (p === '/top' ? '/' : p.startsWith('/top/') ? p.slice(4) : p),
+  });
+  viaLink.put('/top/d/x_run_summary.json', '{}');
+  const r2 = emptyDiscoveryReport();
+  assert.deepEqual((await discoverRuns(viaLink, '/top', { report: r2 })).map((c) => c.anchor), ['/top/d/x_run_summary.json']);
+  assert.deepEqual(r2.links, []);
 });

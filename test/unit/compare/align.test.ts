@@ -149,3 +149,12 @@ test('past MAX_COST differences the split is taken where the search got furthest
   const best = lcsLength(a, b);
   assert.ok(m.left.length >= 0.9 * best, `${m.left.length} of the longest ${best}`);
 });
+
+test('two tool calls are not one call whose arguments hold the second after a control character', () => {
+  const calls = (list: [string, string][]): StepView => {
+    const s = step('agent:bash ls', 1);
+    return { ...s, toolCalls: list.map(([name, args], i) => ({ id: `c${i}`, name, args, extra: null, results: [] })) };
+  };
+  assert.notEqual(stepKey(calls([['x', '1'], ['y', '2']])), stepKey(calls([['x', '1y\u00012']])));
+  assert.equal(stepKey(calls([['x', '1'], ['y', '2']])), stepKey(calls([['x', '1'], ['y', '2']])));
+});

@@ -218,3 +218,10 @@ test('after the first mutation run: the largest move is kept whichever side has 
   const bare = attempt('t', 0, ['failed', 0, { evidence: [{ kind: 'ctrf', label: 'ctrf.json', path: '/c', isDir: false, present: true }] }]);
   assert.ok(verifierReport(bare, null).includes('\nfailed tests (0):\n\n'));
 });
+
+test('a mean reward that moved by 1e-9 or less has not moved; by more, it has', () => {
+  const tiny = compareRuns([run('a', { t: [['failed', 0]] }), run('b', { t: [['failed', 1e-9]] })]);
+  assert.deepEqual([tiny.tasks[0].change, tiny.tasks[0].delta], ['unchanged', 0]);
+  const more = compareRuns([run('a', { t: [['failed', 0]] }), run('b', { t: [['failed', 1e-8]] })]);
+  assert.deepEqual([more.tasks[0].change, more.tasks[0].delta], ['improved', 1e-8]);
+});

@@ -154,3 +154,8 @@ test('config.json: absent, unparsable, wrongly typed (at most five issues listed
   const wrongDup = readConfig(trial({ 'config.json': JSON.stringify({ trial_name: 5 }).replace('{', '{"job_id": "a", "job_id": "b",') }));
   assert.deepEqual(wrongDup.problems.map((p) => p.code), ['duplicate-key', 'schema']);
 });
+
+test('a result.json holding null: running while the job runs, incomplete once it ended', () => {
+  assert.equal(readResult(trial({ 'result.json': 'null' }), false).attempt.outcome, 'running');
+  assert.equal(readResult(trial({ 'result.json': 'null' }), true).attempt.outcome, 'incomplete');
+});

@@ -216,3 +216,16 @@ test('issueProblems: a union\'s issue is replaced by its deepest branch\'s (the 
   const other = issueProblems(doc, [{ path: ['t'], message: 'custom', code: 'custom', errors: [[{ path: ['r'], message: 'inner' }]] }], 'x');
   assert.deepEqual(other.map((p) => p.message), ['x .t: custom'], 'only a union is opened');
 });
+
+test('edges: a union issue without branches, a number beyond a double is a warning, a read that fails otherwise is unreadable', async () => {
+  const doc = parseJsonDocument('/d/u.json', '{"t": 1}');
+  assert.deepEqual(issueProblems(doc, [{ path: ['t'], message: 'Invalid input', code: 'invalid_union' }], 'x').map((p) => p.message), ['x .t: Invalid input']);
+  const big = parseJsonDocument('/d/n.json', '[1e400]');
+  assert.deepEqual(big.problems.map((p) => [p.severity, p.code]), [['warning', 'number-out-of-range']]);
+  const failing = {
+    readFile: async () => { throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }); },
+    stat: async () => ({ type: 'file' as const, size: 1, mtimeMs: 0 }),
+  } as unknown as NodeFs;
+  const eio = await readJsonDocument(failing, '/d/x.json', 'thing');
+  assert.deepEqual(eio.problems, [{ file: '/d/x.json', severity: 'error', code: 'unreadable', message: 'cannot read the thing: EIO: i/o error' }]);
+});

@@ -191,3 +191,31 @@ test('a training run: run.json missing, not JSON, wrongly typed; a metrics file 
   assert.equal(lv.files[2].present, true);
   assert.equal(lv.files[2].path, `${live}/train/metrics.jsonl`);
 });
+
+test('project.json and run.json holding null: read as empty objects (folder names, no identity keys); files named in the missing-file message', async () => {
+  const p = projectDir('null');
+  const pr = await readViewerProject(node, p);
+  assert.equal(pr.label, path.posix.basename(p));
+  assert.deepEqual(pr.support, {});
+  const r = `${p}/runs/rn`;
+  write(`${r}/run.json`, 'null');
+  const run = await readViewerTrainingRun(node, r);
+  assert.deepEqual(Object.keys(run.identity), ['project', 'project_label', 'run']);
+  assert.equal(run.label, `${path.posix.basename(p)} / rn`);
+  assert.deepEqual(run.unvalidated, []);
+  assert.deepEqual(run.skipped, []);
+  const gone = runDir(undefined);
+  const g = await readViewerTrainingRun(node, gone);
+  assert.deepEqual(g.problems.filter((x) => x.code === 'missing-file').map((x) => x.message),
+    ['the project.json is not on disk', 'the run.json is not on disk']);
+});
+
+test('a training run\'s identity: a string of exactly 200 characters is kept; a key only repeating the run or project id\'s value is kept', async () => {
+  const p = projectDir({ label: 'P' });
+  const r = `${p}/runs/r7`;
+  write(`${r}/run.json`, { notes: 'y'.repeat(200), alias: 'r7', owner: path.posix.basename(p) });
+  const run = await readViewerTrainingRun(node, r);
+  assert.equal(run.identity.notes, 'y'.repeat(200));
+  assert.equal(run.identity.alias, 'r7');
+  assert.equal(run.identity.owner, path.posix.basename(p));
+});

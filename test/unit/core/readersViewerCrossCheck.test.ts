@@ -119,3 +119,13 @@ test('a recorded number is compared at its own precision: half a unit of its las
   assert.deepEqual(one(2.00001, [[1, 0]]), ['by_model[M].pass@1 is recorded as 2 but the tasks give 0.5']);
   assert.deepEqual(one(0.00004, [[1, 0]]), ['by_model[M].pass@1 is recorded as 0.00004 but the tasks give 0.5']);
 });
+
+test('edges: two-digit k in pass@k, tasks whose attempts all are infra, a tiny negative number written as is, the unmeasured warning\'s severity and code', () => {
+  const many = Array.from({ length: 12 }, (_, i) => (i === 11 ? 1 : 0));
+  const got = check({ by_model: [{ model: 'M', 'pass@10': 0.5 }] }, [cell(0, 'M', 'h', many)], 1);
+  assert.deepEqual(got.map((p) => [p.jsonPath, p.message]), [[['by_model', 0, 'pass@10'], 'by_model[M].pass@10 is recorded as 0.5 but the tasks give 0.8333']]);
+  assert.deepEqual(check({ summary: { n_all_infra: 2 } }, [cell(0, 'M', 'h', [null]), cell(1, 'M', 'h', [null, null])], 2), []);
+  assert.deepEqual(check({ summary: { tasks_total: -0.00001 } }, [], 0).map((p) => p.message), ['summary.tasks_total is recorded as -0.00001 but the tasks give 0']);
+  const none = check({ by_harness: [{ harness: 'nobody', 'pass@1': 0.5 }] }, cells, 2);
+  assert.deepEqual(none.map((p) => [p.severity, p.code, p.file]), [['warning', 'aggregate-mismatch', '/v/summary.json']]);
+});

@@ -67,3 +67,25 @@ test('an unvalidated task the earlier summary names that has rows: the warning s
     ['warning', 'unvalidated-has-rows', 'task a is named unvalidated (the earlier summary) but has rows in this run: its entry is kept'],
   ]);
 });
+
+test('rollouts gone, the failures carry the rows: the label and selection warnings are placed on what carries them', async () => {
+  const dir = tmpDir('labels-failures');
+  const rollouts = posix(buildRun(dir, { tasks: [{ id: 'a', repeats: [{ outcome: 'failed', taskSource: 'x' }, { outcome: 'failed', taskSource: 'y' }] }] }));
+  const failures = rollouts.replace(/\.jsonl$/, '_failures.jsonl');
+  const row = JSON.parse(fs.readFileSync(failures, 'utf8').split('\n')[0]);
+  fs.appendFileSync(failures, `${JSON.stringify({ ...row, _ng_rollout_index: 7 })}\n`);
+  fs.rmSync(rollouts, { force: true });
+  const { problems } = await buildRunSummary(nodeFs, rollouts);
+  assert.deepEqual(said(problems, dir, 'task-source-disagreement', 'row-not-selected').map((p) => p.slice(0, 3)), [
+    ['warning', 'row-not-selected', 'rollouts_failures.jsonl'],
+    ['warning', 'task-source-disagreement', 'rollouts.jsonl'],
+  ]);
+});
+
+test('a run folder with none of its files: nothing is read, so nothing is unreadable', async () => {
+  const dir = tmpDir('no-files');
+  fs.mkdirSync(dir, { recursive: true });
+  const { document, problems } = await buildRunSummary(nodeFs, posix(path.join(dir, 'rollouts.jsonl')));
+  assert.deepEqual(problems.filter((p) => p.code === 'unreadable' || !p.file), []);
+  assert.deepEqual(document.tasks, []);
+});
