@@ -7,9 +7,10 @@ import type { Attempt, Evidence, Problem, Run, RunFile, Task } from '../model';
 import { isPass } from '../model';
 import { DatasetMetaSchema, ViewerSummaryHeadSchema, ViewerTaskSchema } from '../schemas/viewer';
 import { issueProblems, problemAt, readJsonDocument, type IssueLike, type JsonDocument } from './jsonFile';
-import { crossCheckViewerSummary, type CellRewards } from './viewerCrossCheck';
+import { crossCheckViewerSummarySliced, type CellRewards } from './viewerCrossCheck';
 import { readViewerProject, supportLine, type ViewerProjectInfo } from './viewerProject';
 import { isInside, outsideMessage } from '../containment';
+import { TimeSlice } from '../turn';
 
 export { readViewerTrainingRun } from './viewerTraining';
 export { readViewerProject } from './viewerProject';
@@ -21,20 +22,23 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 
 /**
  * What ViewerSummarySchema says of a summary.json, in the same order: the document without its tasks, then each task
- * on its own (its issues' paths under ["tasks", i]), so no copy of every task is made at once.
+ * on its own (its issues' paths under ["tasks", i]), so no copy of every task is made at once. The tasks are checked
+ * in slices of time with turns of the event loop between them (10,000 tasks held the extension host for seconds).
  */
-export function summaryIssues(value: unknown): IssueLike[] {
+export async function summaryIssues(value: unknown, slice = new TimeSlice()): Promise<IssueLike[]> {
   const head = ViewerSummaryHeadSchema.safeParse(value);
   const issues: IssueLike[] = head.success ? [] : [...head.error.issues];
   const tasks = isObj(value) && Array.isArray(value.tasks) ? value.tasks : [];
   for (let i = 0; i < tasks.length; i++) {
+    if (slice.due) await slice.yield();
     const r = ViewerTaskSchema.safeParse(tasks[i]);
     if (!r.success) for (const issue of r.error.issues) issues.push({ ...issue, path: ['tasks', i, ...issue.path] });
   }
   return issues;
 }
 
-export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise<Run> {
+/** `slice`: the slices of time its checks and reads of the tasks run in (tests count its turns). */
+export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = new TimeSlice()): Promise<Run> {
   const datasetId = path.posix.basename(datasetDir);
   const projectDir = path.posix.dirname(path.posix.dirname(datasetDir));
   const project = await readViewerProject(fs, projectDir);
@@ -66,8 +70,9 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise
   files.push({ key: 'traces', label: 'Traces', path: tracesStat ? tracesDir : null, present: tracesStat?.type === 'dir', isDir: true });
 
   const s = isObj(doc.value) ? doc.value : {};
+  // Checking and reading 10,000 tasks takes seconds: both in slices of time, with turns of the event loop between.
   if (doc.ok) {
-    const issues = summaryIssues(doc.value);
+    const issues = await summaryIssues(doc.value, slice);
     if (issues.length) problems.push(...issueProblems(doc, issues, 'summary.json'));
   }
   const models = Array.isArray(s.models) ? s.models.filter((m): m is string => typeof m === 'string') : [];
@@ -91,14 +96,15 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise
   const cells: CellRewards[] = [];
   const rawTasks = Array.isArray(s.tasks) ? s.tasks : [];
   const before = problems.length;
-  const readTasks = () => {
+  const readTasks = async () => {
     for (let ti = 0; ti < rawTasks.length; ti++) {
+      if (slice.due) await slice.yield();
       const t = rawTasks[ti];
       if (!isObj(t)) continue;
       tasks.push(readViewerTask(traces, doc, datasetDir, t, ti, project, problems, cells));
     }
   };
-  readTasks();
+  await readTasks();
   const unknown = [...traces.elsewhere].filter(([, v]) => v === undefined).map(([k]) => k);
   if (unknown.length) {
     // Traces outside traces/ (rare): stat'ed, then the tasks read again knowing them.
@@ -106,9 +112,9 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string): Promise
     tasks.length = 0;
     cells.length = 0;
     problems.length = before;
-    readTasks();
+    await readTasks();
   }
-  if (doc.ok && isObj(doc.value)) problems.push(...crossCheckViewerSummary(doc, s, cells, tasks.length));
+  if (doc.ok && isObj(doc.value)) problems.push(...await crossCheckViewerSummarySliced(doc, s, cells, tasks.length, slice));
 
   const recorded: Record<string, unknown> = {};
   for (const k of ['k_max', 'summary', 'by_model', 'by_harness']) if (s[k] !== undefined) recorded[k] = s[k];

@@ -3,7 +3,8 @@
 // are written in the warning, and where the warning is placed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crossCheckViewerSummary, type CellRewards } from '../../../src/core/readers/viewerCrossCheck';
+import { crossCheckViewerSummary, crossCheckViewerSummarySliced, type CellRewards } from '../../../src/core/readers/viewerCrossCheck';
+import { TimeSlice } from '../../../src/core/turn';
 import { parseJsonDocument } from '../../../src/core/readers/jsonFile';
 
 type Obj = Record<string, unknown>;
@@ -128,4 +129,26 @@ test('edges: two-digit k in pass@k, tasks whose attempts all are infra, a tiny n
   assert.deepEqual(check({ summary: { tasks_total: -0.00001 } }, [], 0).map((p) => p.message), ['summary.tasks_total is recorded as -0.00001 but the tasks give 0']);
   const none = check({ by_harness: [{ harness: 'nobody', 'pass@1': 0.5 }] }, cells, 2);
   assert.deepEqual(none.map((p) => [p.severity, p.code, p.file]), [['warning', 'aggregate-mismatch', '/v/summary.json']]);
+});
+
+test('the sliced cross-check says what the whole one says, with turns of the event loop between its pieces', async () => {
+  // 600 cells (a turn every 256 cells of each pass) and recorded pass@k rows (a turn for each); some disagree.
+  const many = Array.from({ length: 600 }, (_, i) => cell(i >> 1, i % 3 ? 'M' : 'N', i % 2 ? 'h1' : 'h2', [i % 4 ? 0 : 1, null], i % 4 ? null : 2));
+  const summary = {
+    summary: { tasks_total: 300, attempts_passed: 150 },
+    by_model: [{ model: 'M', cells: 400, 'pass@1': 0.25, 'pass@2': 0.3 }, { model: 'N', cells: 200, 'pass@1': 0.25 }],
+    by_harness: [{ harness: 'h1', cells: 300, n_measured: 300 }],
+  };
+  const doc = parseJsonDocument('/v/summary.json', JSON.stringify(summary, null, 2));
+  const whole = crossCheckViewerSummary(doc, summary, many, 300);
+  assert.ok(whole.length >= 3, JSON.stringify(whole.map((p) => p.message)));
+  let turns = 0;
+  let running = true;
+  const tick = (): void => { turns++; if (running) setImmediate(tick); };
+  setImmediate(tick);
+  const sliced = await crossCheckViewerSummarySliced(doc, summary, many, 300, new TimeSlice(0));
+  running = false;
+  assert.deepEqual(sliced, whole);
+  // Two passes over the cells (2 turns each), five rows, three recorded pass@k.
+  assert.ok(turns >= 10, `${turns} turns`);
 });

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import type { FileStat, FsPort } from '../../../src/core/fs/port';
 import { readViewerDataset } from '../../../src/core/readers/viewerData';
+import { TimeSlice } from '../../../src/core/turn';
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-viewer-data-')).split(path.sep).join('/');
 after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
@@ -299,4 +300,23 @@ test('traces elsewhere are stat\'ed once each, all after the first pass; traces/
   assert.deepEqual(run.problems.filter((x) => x.code === 'missing-trace').map((x) => x.jsonPath), [
     ['tasks', 0, 'cells', A, 'attempts', 2, 'trace'], ['tasks', 1, 'cells', A, 'attempts', 1, 'trace'],
   ]);
+});
+
+test('a big dataset is checked, read and cross-checked in slices of time: a turn of the event loop between tasks', async () => {
+  const tasks = Array.from({ length: 300 }, (_, i) => ({
+    id: `t${i}`, cells: { 'M|h': { attempts: [{ attempt: 1, reward: i % 2 }], passed_at: i % 2 ? 1 : null } },
+  }));
+  const d = dataset({ summary: { models: ['M'], harnesses: ['h'], tasks, summary: { tasks_total: 300, attempts_passed: 151 },
+    by_model: [{ model: 'M', cells: 300, 'pass@1': 0.5 }] } });
+  class CountingSlice extends TimeSlice {
+    turns = 0;
+    override yield(): Promise<void> { this.turns++; return super.yield(); }
+  }
+  const sliced = new CountingSlice(0); // every check says a slice is due
+  const run = await readViewerDataset(nfs, d, sliced);
+  // 300 tasks checked against the schema, 300 read, then the cross-check's pieces.
+  assert.ok(sliced.turns >= 600, `${sliced.turns} turns`);
+  const whole = await readViewerDataset(nfs, d, new TimeSlice(1e9)); // never due: no turn
+  assert.deepEqual(run, whole);
+  assert.deepEqual(codes(run.problems, 'aggregate-mismatch'), [['aggregate-mismatch', ['summary', 'attempts_passed']]]);
 });
