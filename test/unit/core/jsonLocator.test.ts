@@ -182,6 +182,12 @@ test('where the text stops being JSON the answer stops there; an unterminated st
   assert.deepEqual(span('{"a": [1, /* ] */ 2], "b": 3}', ['b']), row(27, 28));
   assert.deepEqual(span('{"a": [1, // ]\n 2], "b": 3}', ['b']), row(10, 11, 1));
   assert.deepEqual(span('{"a": [1 / 2], "b": 3}', ['b']), row(20, 21), 'a stray slash inside a skipped value');
+  assert.deepEqual(span('{"a": [1,/* ] */ 2], "b": 3}', ['b']), row(26, 27), 'a comment right after a comma, no space before it');
+  assert.deepEqual(span('{"a": {"x":/* } */ 1}, "b": 3}', ['b']), row(28, 29), 'right after a colon');
+  // Python's words for floats that are not finite are values like any number (pythonFloats.ts).
+  assert.deepEqual(span('{"a": Infinity, "b": 2}', ['b']), row(21, 22));
+  assert.deepEqual(span('{"a": -Infinity, "n": NaN, "b": 2}', ['b']), row(32, 33));
+  assert.deepEqual(span('{"a": [Infinity, 1], "b": 2}', ['a', 1]), row(17, 18));
   // Not JSON: a word that only starts or ends like a literal or number, a key without a colon, a key that is no string.
   assert.deepEqual(span('{"a": truex, "b": 2}', ['b']), row(0, 20));
   assert.deepEqual(span('{"a": x1, "b": 2}', ['b']), row(0, 17));
