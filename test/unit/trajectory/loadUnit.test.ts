@@ -86,7 +86,7 @@ test('not ATIF: what it looks like, nothing else; an ATIF-like document still sh
     const v = await load(mem({ 'trajectory.json': typeof doc === 'string' ? doc : JSON.stringify(doc) }));
     assert.deepEqual(v.notAtif, { looksLike, detail });
     assert.deepEqual(v.problems, [P('', 'error', `not ATIF: ${looksLike} — ${detail}`)]);
-    assert.deepEqual([v.steps, v.files, v.schemaVersion, v.unreadable, v.agent.name], [[], [], null, null, null]);
+    assert.deepEqual([v.steps, v.files, v.schemaVersion, v.unreadable, v.agent.name, v.pointer, v.file], [[], [], null, null, null, '', FILE]);
   }
   const like = await load(mem({ 'trajectory.json': { schema_version: 'v2', agent, steps: [step(1, 'user', 'a')] } }));
   assert.deepEqual(like.notAtif, { looksLike: 'an ATIF-like document without an ATIF schema_version', detail: 'schema_version is "v2"; its steps are shown as far as they parse' });
@@ -145,6 +145,10 @@ test('timestamps: durations between steps in order, an earlier one is an info pr
   assert.deepEqual(v.problems, [P('/steps/5/timestamp', 'info', 'timestamp is earlier than the step before (no duration shown)')]);
   assert.equal(v.elapsedMs, 7000);
   const back = await load(mem({ 'trajectory.json': { schema_version: 'ATIF-v1.7', agent, steps: [step(1, 'user', 'a', { timestamp: ts(9) }), step(2, 'agent', 'b', { timestamp: ts(3) })] } }));
+  // In a continuation, the problem names the continuation's file.
+  const cont = await load(mem({ 'trajectory.json': { schema_version: 'ATIF-v1.7', agent, continued_trajectory_ref: 'c.json', steps: [step(1, 'user', 'a', { timestamp: ts(9) })] },
+    'c.json': { schema_version: 'ATIF-v1.7', agent, steps: [step(1, 'agent', 'b', { timestamp: ts(2) })] } }));
+  assert.deepEqual(cont.problems, [P('/steps/0/timestamp', 'info', 'timestamp is earlier than the step before (no duration shown)', `${DIR}/c.json`)]);
   assert.equal(back.elapsedMs, null);
   const one = await load(mem({ 'trajectory.json': { schema_version: 'ATIF-v1.7', agent, steps: [step(1, 'user', 'a', { timestamp: ts(4) }), step(2, 'agent', 'b')] } }));
   assert.equal(one.elapsedMs, 0);
@@ -244,6 +248,16 @@ test('embedded subagent trajectories: not an object, without an id, a repeated i
     P('/subagent_trajectories/0/steps/0/step_id', 'warning', 'step_id 2 is out of sequence (expected 1)'),
   ]);
   assert.deepEqual(inner.problems, []);
+  assert.equal(inner.subagents[0].view?.taskLevel, false);
+  // Embedded trajectories without an id are each their own; one nested in another counts one level deeper.
+  const nest = (depth: number) => load(mem({ 'trajectory.json': { schema_version: 'ATIF-v1.7', agent, steps: [step(1, 'agent', 'm')],
+    subagent_trajectories: [{ ...sub(null, 'x'), subagent_trajectories: [sub(null, 'y')] }, sub(null, 'z')] } }), { maxDepth: depth });
+  const deep = await nest(2);
+  assert.deepEqual(deep.subagents.map((s) => [s.path, s.agent]), [[`${FILE}#/subagent_trajectories/0`, 'sub-x'], [`${FILE}#/subagent_trajectories/1`, 'sub-z']]);
+  assert.deepEqual(deep.subagents[0].view?.subagents.map((s) => [s.path, s.agent]), [[`${FILE}#/subagent_trajectories/0/subagent_trajectories/0`, 'sub-y']]);
+  assert.equal(deep.problems.filter((p) => p.message.includes('not unique')).length, 0);
+  const shallow = await nest(1);
+  assert.deepEqual(shallow.subagents[0].view?.subagents.map((s) => [s.path, s.view]), [[`${FILE}#/subagent_trajectories/0/subagent_trajectories/0`, null]]);
 });
 
 test('a task\'s seed trajectory is task-level: beside instruction.md, or in steps/<name>/ of a task; never in agent/', async () => {
@@ -290,4 +304,28 @@ test('progress: the growing view is handed out with the steps read so far and th
   }
   assert.ok(seen[0][0] <= 60);
   assert.equal(v.steps.length, 130);
+});
+
+/** Runs `f` with performance.now() answering `clock()` (restored after). */
+async function withClock<T>(clock: () => number, f: () => Promise<T>): Promise<T> {
+  const p = performance as { now: () => number };
+  p.now = clock;
+  try { return await f(); } finally { delete (p as { now?: unknown }).now; }
+}
+
+test('progress on a clock: the first page at 60 steps when reading is quick, then none; every step when it is slow', async () => {
+  const doc = (n: number) => ({ schema_version: 'ATIF-v1.7', agent, steps: Array.from({ length: n }, (_, i) => step(i + 1, 'agent', `m${i}`)) });
+  const calls = async (n: number, clock: () => number) => {
+    const seen: number[] = [];
+    const v = await withClock(clock, () => loadTrajectory(chunked(mem({ 'trajectory.json': doc(n) }), 64), FILE, {}, undefined, (view, p) => { seen.push(p.steps); }));
+    assert.equal(v.steps.length, n);
+    return seen;
+  };
+  assert.deepEqual(await calls(130, () => 1000), [60], 'a clock that stands still: only the first page');
+  assert.deepEqual(await calls(59, () => 1000), []);
+  assert.deepEqual(await calls(60, () => 1000), [60]);
+  let t = 0;
+  assert.deepEqual(await calls(5, () => (t += 1000)), [1, 2, 3, 4, 5], 'a second between readings: each step is a page');
+  t = 0;
+  assert.deepEqual(await calls(5, () => (t += 100)), [2, 4], 'the first page once more than 150 ms passed, the next once more than 250 ms passed since it');
 });

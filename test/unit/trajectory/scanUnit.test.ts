@@ -99,7 +99,8 @@ test('a byte order mark is skipped; step spans count its three bytes', async () 
     assert.deepEqual(s.result, { ok: true, steps: s.spans });
   }
   // Only the whole mark is one: a lone 0xEF, or the mark's bytes out of place, is not JSON.
-  for (const bytes of [[0xef, 0x7b, 0x7d], [0xef, 0xbb, 0x7b, 0x7d], [0xbb, 0xbf, 0x7b, 0x7d], [0x7b, 0xef, 0xbb, 0xbf, 0x7d]]) {
+  for (const bytes of [[0xef, 0x7b, 0x7d], [0xef, 0xbb, 0x7b, 0x7d], [0xbb, 0xbf, 0x7b, 0x7d], [0x7b, 0xef, 0xbb, 0xbf, 0x7d],
+    [0x20, 0x20, 0xbf, 0x7b, 0x7d], [0xef, 0x20, 0x20, 0x7b, 0x7d], [0x20, 0xbb, 0xbf, 0x7b, 0x7d], [0xef, 0x20, 0xbf, 0x7b, 0x7d], [0xef, 0xbb, 0x20, 0x7b, 0x7d]]) {
     for (const chunk of [1, 64]) assert.deepEqual((await scan(Buffer.from(bytes), chunk)).result, { ok: false, fallback: true }, `${bytes} / ${chunk}`);
   }
 });
@@ -111,6 +112,8 @@ const FALLBACK: string[] = [
   '{"steps":[1,]}', '{"steps":[1 2]}', '{"steps":[1', '{"steps":[1,', '{"steps":[', '{"steps":[{"a":1}', '{"steps":[1]]}', '{"steps":[1]"a":1}',
   '{"steps":[1],"steps":[2]}', '{"steps":[1],"steps":5}', '{"steps":[nul]}', '{"steps":[{"a":}]}', '{"steps":[1]} ]', '{1:2}', '{"a":1,,"b":2}',
   '{"a":-}', '{"a":1.}', '{"a":"\\x"}', '{"a":01}',
+  // Each needs its own check: the opening brace, a key that does not parse, the commas between steps and between keys.
+  '["a":1}', '{"\\x":1}', '{"steps":[1 x2]}', '{"a":1 x"b":2}',
 ];
 
 test('what the scan must not follow answers fallback, in any chunk size', async () => {
