@@ -329,3 +329,30 @@ test('progress on a clock: the first page at 60 steps when reading is quick, the
   t = 0;
   assert.deepEqual(await calls(5, () => (t += 100)), [2, 4], 'the first page once more than 150 ms passed, the next once more than 250 ms passed since it');
 });
+
+test('slices on a clock: the event loop gets a turn only after 12 ms of reading, and a page exactly at the bound waits', async () => {
+  const doc = { schema_version: 'ATIF-v1.7', agent, steps: Array.from({ length: 20 }, (_, i) => step(i + 1, 'agent', `m${i}`)) };
+  const m = mem({ 'trajectory.json': doc });
+  /** Event-loop turns (setImmediate callbacks run) while the file loads whole, and the steps of each progress call. */
+  const run = async (clock: () => number) => {
+    let turns = 0; let on = true;
+    const tick = () => { if (!on) return; turns++; setImmediate(tick); };
+    const pages: number[] = [];
+    const v = await withClock(clock, async () => {
+      setImmediate(tick);
+      try { return await loadTrajectory(m, FILE, {}, undefined, (_, p) => { pages.push(p.steps); }); } finally { on = false; }
+    });
+    assert.equal(v.steps.length, 20);
+    return { turns, pages };
+  };
+  assert.deepEqual(await run(() => 1000), { turns: 0, pages: [] }, 'a clock that stands still: no turn, no page');
+  let t = 0;
+  const slow = await run(() => (t += 13));
+  assert.ok(slow.turns >= 5, `${slow.turns} turns`);
+  t = 0;
+  // 50 ms a reading: the first page once more than 150 ms passed (not at 150), then once more than 250 ms (not at 250).
+  assert.deepEqual((await run(() => (t += 50))).pages, [3, 7, 11, 15, 19]);
+  t = 0;
+  // 12 ms a reading: a slice of exactly 12 ms goes on, so a turn comes every other step until the first page.
+  assert.deepEqual(await run(() => (t += 12)), { turns: 9, pages: [9] });
+});

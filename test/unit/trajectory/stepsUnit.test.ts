@@ -215,6 +215,14 @@ test('observation results: paired, shared, naming no call, not objects; results 
     P('/steps/1/observation/results', 'error', 'observation.results is not a list'),
     P('/steps/2/observation', 'error', 'observation is not an object'),
   ]);
+  // A result's content is read as a message is, its problems pointing into the result.
+  const e = ctx();
+  const t = readStep({ step_id: 1, source: 'agent', message: 'm', observation: { results: [{ content: 5 }, { content: [{ type: 'text' }] }] } }, 0, 0, e);
+  assert.deepEqual(t.sharedResults.map((r) => r.parts), [[{ kind: 'text', text: '5' }], []]);
+  assert.deepEqual(e.problems, [
+    P('/steps/0/observation/results/0/content', 'error', 'expected text or a list of content parts, found a number'),
+    P('/steps/0/observation/results/1/content/0/text', 'error', 'text part without text'),
+  ]);
   // The shared output's first text is the summary of a step with nothing else.
   assert.equal(readStep({ step_id: 1, source: 'agent', message: '', observation: { results: [{ content: [{ type: 'image', source: { path: 'p' } }, { type: 'text', text: 'out\nput' }] }] } }, 0, 0, ctx()).summary, 'out put');
   assert.equal(readStep({ step_id: 1, source: 'agent', message: '', observation: { results: [{ content: [{ type: 'image', source: { path: 'p' } }] }] } }, 0, 0, ctx()).summary, '(empty message)');
