@@ -122,16 +122,19 @@ test('serveSummary reads at most the job\'s maxBytes', async () => {
 
 test('the digest is the SHA-256 of the whole text, surrogate pairs across the 1M-character pieces kept whole', async () => {
   const PIECE = 1 << 20;
-  // A text over 3M characters whose first piece ends on a high surrogate U+D800 and whose second (one shorter, since
+  // A text over 4M characters whose first piece ends on a high surrogate U+D800 and whose second (one shorter, since
   // the pair is kept whole) ends on U+DBFF; many tasks, so the digest is taken a share at a time between slices.
   const tasks = Array.from({ length: 900 }, (_, i) => task(i));
   const head = `{"files": {}, "tasks": ${JSON.stringify(tasks)}, "pad": "`;
   assert.ok(head.length < PIECE - 10);
   const a = 'a'.repeat(PIECE - 1 - head.length) + '\uD800\uDC00';
   const b = 'b'.repeat(PIECE - 3) + '\uDBFF\uDFFF';
-  const text = head + a + b + 'c'.repeat(PIECE) + '"}';
+  // the third piece (from 2M - 2) ends on the low half of a pair: kept as it is
+  const c = 'c'.repeat(PIECE - 4) + '\uD83D\uDE00';
+  const text = head + a + b + c + 'd'.repeat(PIECE) + '"}';
   assert.equal(text.charCodeAt(PIECE - 1), 0xd800);
   assert.equal(text.charCodeAt(2 * PIECE - 2), 0xdbff);
+  assert.equal(text.charCodeAt(3 * PIECE - 3), 0xde00);
   const file = writeFile(text);
   const msgs = await serve(file);
   assert.equal(msgs.filter((m) => m.kind === 'tasks').length, 5);
