@@ -252,3 +252,14 @@ test('a re-read of a job that has no result.json (still starting, or it was lost
   assert.deepEqual(again.state.run, await readHarborJob(node, job));
   assert.equal(again.state.run.state, 'incomplete');
 });
+
+test('a job config.json of the wrong types: its schema problems name the job\'s config', async () => {
+  const job = jobDir();
+  write(`${job}/result.json`, jobResult(true, 1));
+  write(`${job}/config.json`, { job_name: 7, n_attempts: 'two' });
+  addTrial(job, 't__1');
+  const run = await readHarborJob(node, job);
+  const schema = run.problems.filter((p) => p.file === `${job}/config.json` && p.code === 'schema').map((p) => p.message);
+  assert.equal(schema.length, 2);
+  for (const m of schema) assert.match(m, /^job config\.json \.(job_name|n_attempts): /);
+});
