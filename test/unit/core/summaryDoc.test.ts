@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { readRunSummary } from '../../../src/core/readers/runSummary';
-import { placeDeferred, readSummaryDocument, summaryDocWorkerFile } from '../../../src/core/readers/nemo/summaryDoc';
+import { placeDeferred, readSummaryDocument, summaryDocWorkerFile, summaryWorkersRunning } from '../../../src/core/readers/nemo/summaryDoc';
 import { locate, readJsonDocument } from '../../../src/core/readers/jsonFile';
 import type { Problem } from '../../../src/core/model';
 import { writeRunSummary } from '../../../src/core/summary';
@@ -80,13 +80,23 @@ test('problems are placed by reading the file again, only while it is the text t
     assert.ok(expected.every((p) => p && p.line > 1));
     const problem = (jsonPath: (string | number)[]): Problem => ({ file: written.path, jsonPath, severity: 'warning', code: 'x', message: 'x' });
 
-    const workers = () => process.getActiveResourcesInfo().filter((r) => r === 'Worker').length;
-    const before = workers();
+    // A worker left running keeps its thread (and the 40 MB it read) alive: every summary worker must exit once its
+    // answer is in (within a few seconds: terminate() is asynchronous).
+    const exited = async (): Promise<number> => {
+      for (let i = 0; i < 100 && summaryWorkersRunning() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      return summaryWorkersRunning();
+    };
+    assert.equal(await exited(), 0);
+    let seen = 0;
+    const watch = setInterval(() => { seen = Math.max(seen, summaryWorkersRunning()); }, 1);
     const { doc, validated } = await readSummaryDocument(nfs, written.path, 0);
+    clearInterval(watch);
     assert.ok(validated && doc.placeLater, 'read on the worker');
-    assert.equal(workers(), before, 'the summary worker has ended once the document is whole');
+    assert.equal(seen, 1, 'one summary worker ran while the document was read');
+    assert.equal(await exited(), 0, 'the summary worker has ended once the document is whole');
     const same = paths.map(problem);
     await placeDeferred(doc, same);
+    assert.equal(await exited(), 0, 'the placing worker has ended once the places are in');
     assert.deepEqual(same.map((p) => p.line === undefined ? undefined : { line: p.line, column: p.column }), expected);
     assert.deepEqual(Object.keys(same[0]), ['file', 'line', 'column', 'jsonPath', 'severity', 'code', 'message']);
 

@@ -29,6 +29,20 @@ export interface SummaryJob { path: string; maxBytes?: number }
 /** A second worker's job: place these paths in the file, if its text is still the one parsed (`digest`). */
 export interface PlaceJob { path: string; maxBytes?: number; digest: string; paths: JsonPath[] }
 
+/** Summary worker threads started and not exited yet (a test checks that none is left behind). */
+let running = 0;
+export function summaryWorkersRunning(): number {
+  return running;
+}
+
+/** A summary worker thread, counted in `running` until it exits. */
+function startWorker(file: string): Worker {
+  const w = new Worker(file);
+  running++;
+  w.once('exit', () => { running--; });
+  return w;
+}
+
 type JsonPath = (string | number)[];
 type Place = { line: number; column: number } | undefined;
 
@@ -67,7 +81,7 @@ export async function readSummaryDocument(fs: FsPort, path: string, minBytes = S
 
 function onWorker(file: string, job: SummaryJob): Promise<JsonDocument> {
   return new Promise<JsonDocument>((resolve, reject) => {
-    const w = new Worker(file);
+    const w = startWorker(file);
     let doc: JsonDocument | undefined;
     let tasks: unknown[] = [];
     let ended = false;
@@ -153,7 +167,7 @@ function placeOnWorker(file: string, job: PlaceJob): Promise<Place[]> {
     };
     let w: Worker | undefined;
     try {
-      w = new Worker(file);
+      w = startWorker(file);
     } catch {
       finish(undefined);
       return;
