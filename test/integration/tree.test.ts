@@ -23,7 +23,9 @@ suite('runs tree', () => {
     for (const k of ['nemo-gym', 'harbor-job', 'viewer-data']) assert.ok(kinds.has(k), `a ${k} run is shown (got ${[...kinds].join(', ')})`);
     for (const n of runs) {
       const item = a.getTreeItem(n);
-      assert.match(String(item.description), /^\d+\/\d+ passed · \d+ attempts/, `${labelOf(item)}: ${String(item.description)}`);
+      const m = /^\d+\/\d+ passed · (\d+) attempt(s?)(?: · |$)/.exec(String(item.description));
+      assert.ok(m, `${labelOf(item)}: ${String(item.description)}`);
+      assert.equal(m[2] === '', m[1] === '1', `one attempt in the singular, others in the plural: ${String(item.description)}`);
       assert.equal(item.id, `run:${n.kind === 'run' ? n.run.id : ''}`);
       assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     }
