@@ -3,7 +3,7 @@
 // verifier folder's reward details and provenance warnings, an artifact manifest's failed entries, the files at the
 // top of a trial, and a multi-step trial's steps (those on disk but not in the result, each step's agent, verifier
 // and artifacts, each step's own verifier start), the reward method, and the file:// URIs Harbor records.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -18,25 +18,10 @@ import {
 import { fileUriToPath, trimDir } from '../../../src/core/readers/harbor/paths';
 import { provenanceFromFiles } from '../../../src/core/readers/harbor/provenance';
 import { parseJsonDocument } from '../../../src/core/readers/jsonFile';
+import { attemptsOf, byTrial, harborScratch } from './harborScratch';
 
 const node = new NodeFs();
-const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-harbor-evidence-')).split(path.sep).join('/');
-after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
-let counter = 0;
-
-function write(file: string, content: string | object): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-}
-
-function job(finished = true): string {
-  const dir = `${tmpRoot}/job-${++counter}`;
-  write(`${dir}/result.json`, { id: 'j', started_at: '2026-08-21T10:00:00Z', finished_at: finished ? '2026-08-21T11:00:00Z' : null, n_total_trials: 0 });
-  return dir;
-}
-
-const attemptsOf = (run: Run): Attempt[] => run.tasks.flatMap((t) => t.attempts);
-const byTrial = (run: Run): Record<string, Attempt> => Object.fromEntries(attemptsOf(run).map((a) => [String(a.details?.trial), a]));
+const { root: tmpRoot, next, write, job } = harborScratch('hr-harbor-evidence-');
 const row = (e: Evidence) => [e.kind, e.label, e.present, e.isDir, e.namedBy];
 
 test('EvidenceList.absent: missing, a folder, or not a regular file, each with its own problem; isDir defaults to false', () => {
@@ -68,7 +53,7 @@ test('EvidenceList.absent: missing, a folder, or not a regular file, each with i
 test('listDir: a folder that cannot be listed is an empty listing', async () => {
   const failing = { readDir: async () => { throw new Error('EACCES'); } } as unknown as FsPort;
   assert.deepEqual([...(await listDir(failing, '/nope'))], []);
-  const d = `${tmpRoot}/list-${++counter}`;
+  const d = `${tmpRoot}/list-${next()}`;
   write(`${d}/a.txt`, 'a');
   fs.mkdirSync(`${d}/sub`);
   assert.deepEqual([...(await listDir(node, d))].sort(), [['a.txt', 'file'], ['sub', 'dir']]);

@@ -2,7 +2,7 @@
 // the agent and model of its cell when the result or config leaves them out, the task when nothing names it, the
 // trial's own files as evidence, a result that names another trial, and a multi-step trial's steps (a step folder
 // the result lists but that is not on disk, each step's reward files against its own verifier's start).
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,25 +10,10 @@ import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import type { Attempt, Run } from '../../../src/core/model';
 import { readHarborJob } from '../../../src/core/readers/harborJob';
+import { attemptsOf, byTrial, harborScratch } from './harborScratch';
 
 const node = new NodeFs();
-const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-harbor-trial-')).split(path.sep).join('/');
-after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
-let counter = 0;
-
-function write(file: string, content: string | object): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-}
-
-function job(finished = true): string {
-  const dir = `${tmpRoot}/job-${++counter}`;
-  write(`${dir}/result.json`, { id: 'j', started_at: '2026-08-21T10:00:00Z', finished_at: finished ? '2026-08-21T11:00:00Z' : null, n_total_trials: 0 });
-  return dir;
-}
-
-const attemptsOf = (run: Run): Attempt[] => run.tasks.flatMap((t) => t.attempts);
-const byTrial = (run: Run): Record<string, Attempt> => Object.fromEntries(attemptsOf(run).map((a) => [String(a.details?.trial), a]));
+const { root: tmpRoot, next, write, job } = harborScratch('hr-harbor-trial-');
 
 test('the cell: the agent from agent_info, else the config\'s name, else "oracle" unless imported; the model from the config, else provider/name', async () => {
   const j = job();
