@@ -109,3 +109,31 @@ test('problems are placed by reading the file again, only while it is the text t
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a summary worker that fails, throws as it starts or exits without answering: the document is read on this thread, the same', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
+  try {
+    const nfs = new NodeFs();
+    const gen = await generateNemoRun(`${root}/run`, nemoLarge(20, 2, 0));
+    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+    const here = await readSummaryDocument(nfs, written.path, Infinity);
+    assert.equal(here.validated, false);
+    const workers = {
+      failed: "require('node:worker_threads').parentPort.once('message', () => require('node:worker_threads').parentPort.postMessage({ kind: 'failed', message: 'no' }));",
+      throws: "throw new Error('a worker that cannot start');",
+      exits: "require('node:worker_threads').parentPort.once('message', () => process.exit(3));",
+      odd: "require('node:worker_threads').parentPort.once('message', () => require('node:worker_threads').parentPort.postMessage({ kind: 'surprise' }));",
+    };
+    for (const [name, code] of Object.entries(workers)) {
+      const file = `${root}/${name}.js`;
+      fs.writeFileSync(file, code);
+      const got = await readSummaryDocument(nfs, written.path, 0, file);
+      assert.equal(got.validated, false, `${name}: read on this thread`);
+      assert.deepEqual(got.doc, here.doc, `${name}: the same document`);
+    }
+    for (let i = 0; i < 100 && summaryWorkersRunning() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(summaryWorkersRunning(), 0, 'no failed worker is left running');
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

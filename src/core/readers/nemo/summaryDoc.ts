@@ -64,10 +64,12 @@ export function summaryDocWorkerFile(): string | undefined {
 
 /**
  * The summary's document: from the worker when the port's paths are Node's and the file is ≥ `minBytes`, else read
- * here. `validated`: the schema's problems are already among the document's (the worker checked it).
+ * here (also when the worker fails). `validated`: the schema's problems are already among the document's (the worker
+ * checked it). `workerFile`: the worker's script (tests give one that fails).
  */
-export async function readSummaryDocument(fs: FsPort, path: string, minBytes = SUMMARY_WORKER_MIN_BYTES): Promise<{ doc: JsonDocument; validated: boolean }> {
-  const file = fs.nodeLocal ? summaryDocWorkerFile() : undefined;
+export async function readSummaryDocument(fs: FsPort, path: string, minBytes = SUMMARY_WORKER_MIN_BYTES,
+  workerFile = summaryDocWorkerFile()): Promise<{ doc: JsonDocument; validated: boolean }> {
+  const file = fs.nodeLocal ? workerFile : undefined;
   const st = file ? await fs.stat(path) : undefined;
   if (file && st?.type === 'file' && st.size >= minBytes) {
     try {
