@@ -2,6 +2,11 @@
 import type { SourceKind } from './model';
 
 /** A reward as people read it: "1.0", "0.333"; "—" when there is none (not measured). */
+/** `n` and the word, in the plural unless n is 1 ("1 task", "2 tasks"). */
+export function plural(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
+}
+
 export function formatReward(r: number | null | undefined): string {
   if (r === null || r === undefined || !Number.isFinite(r)) return '—';
   return Number.isInteger(r) ? r.toFixed(1) : String(Math.round(r * 1000) / 1000);

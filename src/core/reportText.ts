@@ -3,7 +3,7 @@
 // `all` lists every task and attempt instead. A task with many attempts is summarised as ranges
 // (`#1–#1000: 812 passed, 188 failed`) with its attempts that did not pass listed after; lines are wrapped.
 import * as path from 'node:path';
-import { formatReward } from './format';
+import { formatReward, plural } from './format';
 import { OUTCOMES, type Attempt, type Outcome, type Problem, type Task } from './model';
 import type { InspectDocument, InspectedRun } from './report';
 import { safeLine } from './terminalText';
@@ -114,7 +114,7 @@ function taskLines(base: string, r: InspectedRun, o: Required<Omit<TextOptions, 
   else if (tasks.length) {
     out.push(`  attention  ${tasks.length} of ${r.tasks.length} tasks have an attempt that did not pass or is missing evidence`);
   } else if (r.tasks.length) {
-    out.push(`  attention  none: every attempt of ${r.tasks.length} task${r.tasks.length === 1 ? '' : 's'} passed`);
+    out.push(`  attention  none: every attempt of ${plural(r.tasks.length, 'task')} passed`);
   }
   const cells = new Set(r.tasks.flatMap((t) => t.attempts.map((a) => a.cell ?? '')));
   const width = Math.min(32, tasks.reduce((m, t) => Math.max(m, t.label.length), 0));
@@ -156,7 +156,7 @@ export function renderRunText(base: string, r: InspectedRun, opts: TextOptions =
   }
   const c = r.counts;
   const byOutcome = OUTCOMES.filter((x) => c.byOutcome[x] > 0).map((x) => `${x} ${c.byOutcome[x]}`).join(', ');
-  if (c.total || r.tasks.length) out.push(`  attempts   ${c.total} in ${r.tasks.length} task${r.tasks.length === 1 ? '' : 's'}${byOutcome ? `: ${byOutcome}` : ''}`);
+  if (c.total || r.tasks.length) out.push(`  attempts   ${c.total} in ${plural(r.tasks.length, 'task')}${byOutcome ? `: ${byOutcome}` : ''}`);
   for (const e of r.passAtK) {
     out.push(`  pass@${String(e.k).padEnd(6)}${fmtValue(e.value)} over ${e.nMeasured} measured of ${e.nTasks}${e.nAllInfra ? ` (${e.nAllInfra} all-infra: no attempt measured)` : ' (0 all-infra)'}`);
   }

@@ -22,6 +22,7 @@ import { RunsTreeProvider, VIEW_ID } from './treeProvider';
 import { VscodeFs } from './vscodeFs';
 import type { OpenRefusal } from './openGuard';
 import { RunWatchers } from './watchers';
+import { plural } from '../core/format';
 
 /** A command handler: the host context, and the argument VS Code passes (a tree node, a Uri, a string …). */
 export type CommandHandler = (ctx: HostContext, arg?: unknown, ...rest: unknown[]) => unknown;
@@ -140,7 +141,7 @@ export class HostContext extends Disposable implements HarborRunsApi {
     this.register(this.store.onRunCompleted(({ run }) => {
       if (!readSettings().notifyOnCompletion) return;
       const c = countRun(run);
-      const text = `Run ${run.state === 'complete' ? 'complete' : 'ended'}: ${run.label} — ${c.passed}/${c.measured} passed, ${c.total} attempt${c.total === 1 ? '' : 's'}.`;
+      const text = `Run ${run.state === 'complete' ? 'complete' : 'ended'}: ${run.label} — ${c.passed}/${c.measured} passed, ${plural(c.total, 'attempt')}.`;
       void vscode.window.showInformationMessage(text, 'Show in Runs', "Don't Show Again").then(async (pick) => {
         if (pick === 'Show in Runs') await this.treeView.reveal(this.treeProvider.nodeForRun(run), { select: true, focus: true, expand: true });
         else if (pick === "Don't Show Again") await vscode.workspace.getConfiguration('harborRuns').update('notifyOnCompletion', false, vscode.ConfigurationTarget.Global);

@@ -7,6 +7,7 @@ import { NodeFs } from '../../core/fs/nodeFs';
 import { parseSignatures, writeRunSummary, type OutputSignatures } from '../../core/summary';
 import type { Problem } from '../../core/model';
 import { parseArgs, UsageError } from '../args';
+import { plural } from '../../core/format';
 
 const USAGE = 'usage: harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE | --resumed] [--target T] [--agent A]'
   + ' [--taskset TS] [--num-repeats N] [--run-config FILE] [--unvalidated TASK[=REASON]]... [--skipped TASK=REASON]...\n';
@@ -95,7 +96,7 @@ export async function run(argv: string[]): Promise<number> {
   const attempts = d.tasks.reduce((n, t) => n + t.repeats.filter((r) => r.outcome !== 'missing').length, 0);
   process.stdout.write(`${res.path}\n`);
   if (!args.flags.has('quiet')) {
-    process.stderr.write(`wrote ${res.path}: ${d.tasks.length} task${d.tasks.length === 1 ? '' : 's'}, ${attempts} attempt${attempts === 1 ? '' : 's'}, ${d.missing_paths.length} missing path${d.missing_paths.length === 1 ? '' : 's'}`
+    process.stderr.write(`wrote ${res.path}: ${plural(d.tasks.length, 'task')}, ${plural(attempts, 'attempt')}, ${plural(d.missing_paths.length, 'missing path')}`
       + `${Object.keys(d.stale_files).length ? `, stale: ${Object.keys(d.stale_files).join(', ')}` : ''}\n`);
   }
   return 0;

@@ -1,7 +1,7 @@
 // What each tree node looks like: label, description, icon, flag (decoration) and click action (vscode-free).
 import type { Attempt, Evidence, Run, Task } from '../../core/model';
 import { countRun, isPass } from '../../core/model';
-import { formatReward } from '../../core/format';
+import { formatReward, plural } from '../../core/format';
 import { basename } from '../../core/paths';
 import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from '../outcomeStyle';
 import { MORE_PAGE, type TreeNode, problemCount, refusalOf } from './nodes';
@@ -74,7 +74,7 @@ export function runCounts(run: Run): ReturnType<typeof countRun> {
 
 export function runDescription(run: Run): string {
   const c = runCounts(run);
-  const parts = [`${c.passed}/${c.measured} passed`, `${c.total} attempt${c.total === 1 ? '' : 's'}`];
+  const parts = [`${c.passed}/${c.measured} passed`, plural(c.total, 'attempt')];
   if (run.state === 'running') parts.push('running');
   else if (run.state === 'incomplete') parts.push('incomplete');
   if (run.summaryIsVirtual) parts.push('no summary');

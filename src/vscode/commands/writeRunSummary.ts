@@ -13,6 +13,7 @@ import { isTreeNode } from '../treeProvider';
 import type { HostContext } from '../hostContext';
 import { basename } from '../../core/paths';
 import { withLongestBlock } from '../../views/loopBlock';
+import { plural } from '../../core/format';
 
 /** The rollouts file an argument names: a Uri or path, a run / run file node, a summary (its rollouts). */
 function rolloutsOfArg(ctx: HostContext, arg: unknown): string | undefined {
@@ -121,8 +122,6 @@ export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): P
   ctx.log.info(`Write Run Summary of ${rollouts}: ${Date.now() - started} ms in all, longest event-loop block ${blockedMs.toFixed(0)} ms`);
   return value;
 }
-
-const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 async function writeAndShow(ctx: HostContext, rollouts: string, target: string, started: number): Promise<WriteOutcome> {
   const { value: { facts, result, fromWorker }, blockedMs: writeBlockMs } = await withLongestBlock(async () => vscode.window.withProgress(

@@ -68,8 +68,8 @@ export function summaryDocWorkerFile(): string | undefined {
  * checked it). `workerFile`: the worker's script (tests give one that fails).
  */
 export async function readSummaryDocument(fs: FsPort, path: string, minBytes = SUMMARY_WORKER_MIN_BYTES,
-  workerFile = summaryDocWorkerFile()): Promise<{ doc: JsonDocument; validated: boolean }> {
-  const file = fs.nodeLocal ? workerFile : undefined;
+  workerFile?: string): Promise<{ doc: JsonDocument; validated: boolean }> {
+  const file = fs.nodeLocal ? workerFile ?? summaryDocWorkerFile() : undefined;
   const st = file ? await fs.stat(path) : undefined;
   if (file && st?.type === 'file' && st.size >= minBytes) {
     try {
