@@ -123,10 +123,11 @@ test('a summary worker that fails, throws as it starts or exits without answerin
       throws: "throw new Error('a worker that cannot start');",
       exits: "require('node:worker_threads').parentPort.once('message', () => process.exit(3));",
       odd: "require('node:worker_threads').parentPort.once('message', () => require('node:worker_threads').parentPort.postMessage({ kind: 'surprise' }));",
+      unstartable: undefined, // a path Node refuses to start a worker from: the constructor throws
     };
     for (const [name, code] of Object.entries(workers)) {
-      const file = `${root}/${name}.js`;
-      fs.writeFileSync(file, code);
+      const file = code === undefined ? `${name}.js` : `${root}/${name}.js`;
+      if (code !== undefined) fs.writeFileSync(file, code);
       const got = await readSummaryDocument(nfs, written.path, 0, file);
       assert.equal(got.validated, false, `${name}: read on this thread`);
       assert.deepEqual(got.doc, here.doc, `${name}: the same document`);
@@ -134,6 +135,48 @@ test('a summary worker that fails, throws as it starts or exits without answerin
     for (let i = 0; i < 100 && summaryWorkersRunning() > 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(summaryWorkersRunning(), 0, 'no failed worker is left running');
   } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a placing worker that fails, throws as it starts, exits without answering, answers oddly or cannot start: the problems are placed on this thread, at the same lines', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => { unhandled.push(e); };
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    const nfs = new NodeFs();
+    const gen = await generateNemoRun(`${root}/run`, nemoLarge(20, 2, 0));
+    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+    const paths: (string | number)[][] = [['tasks', 19, 'repeats', 1, 'reward'], ['files'], ['tasks', 3]];
+    const here = await readJsonDocument(nfs, written.path, 'run summary');
+    const expected = paths.map((p) => locate(here, p));
+    assert.ok(expected.every((p) => p && p.line > 1), 'each path is in the file');
+    const problem = (jsonPath: (string | number)[]): Problem => ({ file: written.path, jsonPath, severity: 'warning', code: 'x', message: 'x' });
+    const port = "require('node:worker_threads').parentPort";
+    const workers: Record<string, string | undefined> = {
+      failed: `${port}.once('message', () => ${port}.postMessage({ kind: 'failed', message: 'no' }));`,
+      throws: "throw new Error('a placing worker that cannot start');",
+      exits: `${port}.once('message', () => process.exit(3));`,
+      odd: `${port}.once('message', () => ${port}.postMessage({ kind: 'surprise' }));`,
+      unstartable: undefined, // a path Node refuses to start a worker from: the constructor throws
+    };
+    for (const [name, code] of Object.entries(workers)) {
+      const file = code === undefined ? `${name}.js` : `${root}/${name}.js`;
+      if (code !== undefined) fs.writeFileSync(file, code);
+      const { doc, validated } = await readSummaryDocument(nfs, written.path, 0, undefined, file);
+      assert.ok(validated && doc.placeLater, `${name}: the summary itself was read on the worker`);
+      const placed = paths.map(problem);
+      await placeDeferred(doc, placed);
+      assert.deepEqual(placed.map((p) => p.line === undefined ? undefined : { line: p.line, column: p.column }), expected, `${name}: placed on this thread`);
+      assert.deepEqual(Object.keys(placed[0]), ['file', 'line', 'column', 'jsonPath', 'severity', 'code', 'message'], `${name}: key order`);
+      for (let i = 0; i < 100 && summaryWorkersRunning() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(summaryWorkersRunning(), 0, `${name}: no worker left running`);
+    }
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(unhandled, [], 'no unhandled rejection');
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
     fs.rmSync(root, { recursive: true, force: true });
   }
 });

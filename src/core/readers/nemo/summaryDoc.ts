@@ -65,15 +65,16 @@ export function summaryDocWorkerFile(): string | undefined {
 /**
  * The summary's document: from the worker when the port's paths are Node's and the file is ≥ `minBytes`, else read
  * here (also when the worker fails). `validated`: the schema's problems are already among the document's (the worker
- * checked it). `workerFile`: the worker's script (tests give one that fails).
+ * checked it). `workerFile`, `placeFile`: the summary worker's and the placing worker's scripts (by default both the
+ * bundle; tests give ones that fail).
  */
 export async function readSummaryDocument(fs: FsPort, path: string, minBytes = SUMMARY_WORKER_MIN_BYTES,
-  workerFile?: string): Promise<{ doc: JsonDocument; validated: boolean }> {
+  workerFile?: string, placeFile?: string): Promise<{ doc: JsonDocument; validated: boolean }> {
   const file = fs.nodeLocal ? workerFile ?? summaryDocWorkerFile() : undefined;
   const st = file ? await fs.stat(path) : undefined;
   if (file && st?.type === 'file' && st.size >= minBytes) {
     try {
-      return { doc: await onWorker(file, { path, maxBytes: fs.maxFileBytes }), validated: true };
+      return { doc: await onWorker(file, placeFile ?? file, { path, maxBytes: fs.maxFileBytes }), validated: true };
     } catch {
       // no worker thread here (or it failed before the document was whole): the same answers on this thread
     }
@@ -81,7 +82,7 @@ export async function readSummaryDocument(fs: FsPort, path: string, minBytes = S
   return { doc: await readJsonDocument(fs, path, WHAT), validated: false };
 }
 
-function onWorker(file: string, job: SummaryJob): Promise<JsonDocument> {
+function onWorker(file: string, placeFile: string, job: SummaryJob): Promise<JsonDocument> {
   return new Promise<JsonDocument>((resolve, reject) => {
     const w = startWorker(file);
     let doc: JsonDocument | undefined;
@@ -103,7 +104,7 @@ function onWorker(file: string, job: SummaryJob): Promise<JsonDocument> {
         const whole = doc!;
         tasks = [];
         const { digest } = m;
-        whole.placeLater = (paths) => paths.length === 0 ? Promise.resolve([]) : placeOnWorker(file, { ...job, digest, paths });
+        whole.placeLater = (paths) => paths.length === 0 ? Promise.resolve([]) : placeOnWorker(placeFile, { ...job, digest, paths });
         doc = undefined;
         resolve(whole);
       } else if (m.kind !== 'places') { // (places: only a placing worker sends them)
