@@ -185,6 +185,9 @@ export class DirLister {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
 
+  /** `source`: the worker's code, run with `eval` (tests give one that exits on its own or answers an unknown id). */
+  constructor(private readonly source = WORKER_SOURCE) {}
+
   /** Entries of every path, in order; rejects when no worker can run (the caller then lists the folders itself). */
   list(paths: readonly string[]): Promise<Listing[]> {
     return this.ask<Listing[]>({ paths });
@@ -229,7 +232,7 @@ export class DirLister {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(WORKER_SOURCE, { eval: true });
+    const w = new Worker(this.source, { eval: true });
     w.unref();
     w.on('message', (m: { id: number; out: unknown }) => {
       const p = this.pending.get(m.id);

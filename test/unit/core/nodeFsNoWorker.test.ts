@@ -122,3 +122,45 @@ test('gather without a worker: folders listed, files read up to their cap, stats
     await own.dispose();
   }
 });
+
+/** `p`, or a rejection after `ms` (a call that never settles fails the test at once, not at the runner's timeout). */
+function within<T>(p: Promise<T>, ms = 5000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+test('a lister whose worker exits on its own, without an error: the call in flight and every later one are refused', async () => {
+  const exits = new DirLister("require('node:worker_threads').parentPort.once('message', () => process.exit(0));");
+  try {
+    await assert.rejects(within(exits.list([`${dir}/t`])), /the folder lister exited/);
+    await assert.rejects(within(exits.list([`${dir}/t`])), /the folder lister exited/, 'refused at once, no new worker');
+    await assert.rejects(within(exits.probe([[`${dir}/t`]], [])), /the folder lister exited/);
+  } finally {
+    await exits.dispose();
+  }
+  // A worker ended by dispose is no failure: the lister starts another on its next call.
+  const own = new DirLister();
+  try {
+    assert.deepEqual(sorted(await within(own.list([`${dir}/t/empty`]))), [[]]);
+    await own.dispose();
+    assert.deepEqual(sorted(await within(own.list([`${dir}/t/empty`, `${dir}/t/none`]))), [[], undefined]);
+  } finally {
+    await own.dispose();
+  }
+});
+
+test('an answer for a call that is no longer waiting (e.g. one answered after dispose) is ignored: the calls get their own answers', async () => {
+  // A worker that first answers an id nobody is waiting for, then the call's own.
+  const stray = new DirLister(`const { parentPort } = require('node:worker_threads');
+parentPort.on('message', (m) => {
+  parentPort.postMessage({ id: m.id + 1000, out: 'not for anyone' });
+  parentPort.postMessage({ id: m.id, out: [['answer-' + m.id, 'file']] });
+});`);
+  try {
+    assert.deepEqual(await within(stray.list(['/a'])), [['answer-1', 'file']]);
+    assert.deepEqual(await within(Promise.all([stray.list(['/b']), stray.list(['/c'])])), [[['answer-2', 'file']], [['answer-3', 'file']]]);
+  } finally {
+    await stray.dispose();
+  }
+});
