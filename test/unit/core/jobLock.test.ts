@@ -156,3 +156,51 @@ test('the worker\'s side (readJobLockOnWorker) reads the lock with Node\'s port 
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a lock worker that fails, throws as it starts, exits without answering or cannot start: the lock is read here, the same', async () => {
+  const root = tmp();
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => { unhandled.push(e); };
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    const lockPath = `${root}/lock.json`;
+    fs.writeFileSync(lockPath, JSON.stringify({ schema_version: 1, harbor: { version: '0.22.0' }, trials: [] }));
+    const node = new NodeFs();
+    const asked: string[] = [];
+    const counting: FsPort = new Proxy(node, {
+      get(target, key) {
+        const v = Reflect.get(target, key);
+        if (key !== 'gather' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
+        return (lists: string[], reads: { path: string }[], stats?: string[]) => {
+          for (const r of reads) asked.push(r.path);
+          return v.call(target, lists, reads, stats);
+        };
+      },
+    });
+    const job = { path: lockPath, maxBytes: 1 << 20 };
+    const here = await readJobLockHere(node, job);
+    assert.equal(here.lock?.harbor?.version, '0.22.0');
+    const port = "require('node:worker_threads').parentPort";
+    const workers: Record<string, string | undefined> = {
+      failed: `${port}.once('message', () => ${port}.postMessage({ failed: 'no' }));`,
+      throws: "throw new Error('a lock worker that cannot start');",
+      exits: `${port}.once('message', () => process.exit(3));`,
+      unstartable: undefined, // a path Node refuses to start a worker from: the constructor throws
+    };
+    for (const [name, code] of Object.entries(workers)) {
+      const file = code === undefined ? `${name}.js` : `${root}/${name}.js`;
+      if (code !== undefined) fs.writeFileSync(file, code);
+      asked.length = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${name}: still pending after 5 s`)), 5000); });
+      const got = await Promise.race([readJobLock(counting, job, 1 << 20, 0, file), late]).finally(() => clearTimeout(timer));
+      assert.deepEqual(got, here, `${name}: the same answer`);
+      assert.deepEqual(asked, [lockPath], `${name}: read here, through the port`);
+    }
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(unhandled, [], 'no unhandled rejection');
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -60,10 +60,12 @@ function onWorker(file: string, job: JobLockJob): Promise<JobLockRead> {
 
 /**
  * The job's lock.json as the run reads it: on a worker thread when it is `size` ≥ `minBytes` and the port's paths
- * are Node's (the worker reads it with NodeFs, with the same bound), else through `fs` here.
+ * are Node's (the worker reads it with NodeFs, with the same bound), else through `fs` here (also when the worker
+ * fails). `workerFile`: the worker's script (by default the bundle; tests give ones that fail).
  */
-export async function readJobLock(fs: FsPort, job: JobLockJob, size: number, minBytes = LOCK_WORKER_MIN_BYTES): Promise<JobLockRead> {
-  const file = fs.nodeLocal && size >= minBytes ? jobLockWorkerFile() : undefined;
+export async function readJobLock(fs: FsPort, job: JobLockJob, size: number, minBytes = LOCK_WORKER_MIN_BYTES,
+  workerFile?: string): Promise<JobLockRead> {
+  const file = fs.nodeLocal && size >= minBytes ? workerFile ?? jobLockWorkerFile() : undefined;
   if (file) {
     try {
       return await onWorker(file, job);
