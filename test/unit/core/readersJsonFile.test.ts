@@ -48,6 +48,37 @@ test('parseJsonText: the value; else the first error\'s offset (after a BOM too)
   assert.equal(empty.error?.offset, 0);
 });
 
+// The error is always the lenient parser's (jsonc-parser, strict options): it finds one in every text JSON.parse
+// refuses, so parseJsonText's fallback to the offset in JSON.parse's own message is not reached (docs/mutation-
+// testing.md, jsonFile.ts's survivors). Each kind of text JSON allows nowhere: the error named, at its character.
+test('parseJsonText: every kind of text JSON.parse refuses gets the lenient parser\'s error, at the offending character', () => {
+  const cases: [string, string, number][] = [
+    ['[1,\u00a02]', 'InvalidSymbol', 3], // whitespace JSON does not allow: no-break space,
+    ['[1,\u000b2]', 'InvalidSymbol', 3], // vertical tab,
+    ['[1,\u000c2]', 'InvalidSymbol', 3], // form feed,
+    ['[1,\u20282]', 'InvalidSymbol', 3], // line separator,
+    ['[1,\u30002]', 'InvalidSymbol', 3], // ideographic space,
+    ['[1,\ufeff2]', 'InvalidSymbol', 3], // a BOM inside,
+    ['\ufeff\ufeff[1]', 'InvalidSymbol', 1], // a second BOM (the first is dropped, counted in the offset)
+    ['["a\u0001b"]', 'InvalidCharacter', 1], // a control character in a string
+    ['[01]', 'CommaExpected', 2], ['[-]', 'InvalidSymbol', 1], ['[1.]', 'UnexpectedEndOfNumber', 1],
+    ['[1e+]', 'UnexpectedEndOfNumber', 1], ['[.5]', 'InvalidSymbol', 1], ['[+1]', 'InvalidSymbol', 1],
+    ['["\\x"]', 'InvalidEscapeCharacter', 1], ['["\\u12"]', 'InvalidUnicode', 1],
+    ['[tru]', 'InvalidSymbol', 1], ['[NaN]', 'InvalidSymbol', 1], ["['a']", 'InvalidSymbol', 1],
+    ['{a:1}', 'InvalidSymbol', 1], ['{"a":1,}', 'PropertyNameExpected', 7], ['[1 2]', 'CommaExpected', 3],
+    ['[1]]', 'EndOfFileExpected', 3], ['/* c */1', 'InvalidCommentToken', 0], [' ', 'ValueExpected', 1],
+  ];
+  for (const [text, code, offset] of cases) {
+    assert.throws(() => JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), SyntaxError, JSON.stringify(text));
+    const got = parseJsonText(text);
+    assert.equal(got.value, undefined, JSON.stringify(text));
+    assert.ok(got.error?.message.startsWith(`${code} (`), `${JSON.stringify(text)}: ${got.error?.message}`);
+    assert.equal(got.error?.offset, offset, JSON.stringify(text));
+  }
+  // What both accept: a lone surrogate, a number past a double, -0.
+  assert.deepEqual(parseJsonText('["\ud800", 1e999, -0]'), { value: ['\ud800', Infinity, -0] });
+});
+
 test('parseJsonDocument: a parse error\'s problem names the file, line and column; nesting past the bound is not parsed', () => {
   const bad = parseJsonDocument('/d/x.json', '{\n  "a": 1,\n  "b": oops\n}', 'trial result');
   assert.equal(bad.ok, false);
