@@ -67,7 +67,8 @@ export class MemFs implements FsPort {
     if (!this.dirs.has(base || '/')) return [];
     const out = new Map<string, EntryType>();
     const prefix = base === '' ? '/' : `${base}/`;
-    for (const d of this.dirs) if (d.startsWith(prefix) && !d.slice(prefix.length).includes('/') && d !== base) out.set(d.slice(prefix.length), 'dir');
+    // The root '/' is no entry of itself (its name below the prefix '/' would be '').
+    for (const d of this.dirs) if (d.startsWith(prefix) && d.length > prefix.length && !d.slice(prefix.length).includes('/')) out.set(d.slice(prefix.length), 'dir');
     for (const f of this.files.keys()) if (f.startsWith(prefix) && !f.slice(prefix.length).includes('/')) out.set(f.slice(prefix.length), 'file');
     return [...out.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   }

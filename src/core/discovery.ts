@@ -236,8 +236,10 @@ export async function discoverRuns(fs: FsPort, root: string, opts: DiscoverOptio
     const rootReal = (await realPathOf(fs, root)) ?? root;
     const worker = async () => {
       for (;;) {
+        // The cap is checked before a folder is taken off the queue: a folder not read stays counted in `notRead`.
+        if (visited >= maxDirs) return;
         const next = queue.shift();
-        if (!next || visited >= maxDirs) return;
+        if (!next) return;
         if (next.depth > 0) {
           const real = await realPathOf(fs, next.dir);
           // The folder's path below the root ('/x/y'); a root of '/' is the one that ends in a slash.

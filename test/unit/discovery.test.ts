@@ -381,6 +381,10 @@ test('the root "/" (a file system that resolves links): every folder is read at 
   const report = emptyDiscoveryReport();
   assert.deepEqual((await discoverRuns(same, '/', { report })).map((c) => c.anchor), ['/d/e/y_run_summary.json', '/d/x_run_summary.json']);
   assert.deepEqual(report.links, []);
+  // The root's folders are one level below it: /d/e is level 2, and "/", /d and /d/e are three folders read.
+  const bounded = emptyDiscoveryReport();
+  assert.deepEqual((await discoverRuns(same, '/', { report: bounded, maxDepth: 2, maxDirs: 3 })).map((c) => c.anchor), ['/d/e/y_run_summary.json', '/d/x_run_summary.json']);
+  assert.equal(bounded.capped, undefined);
   // A root that is a link to "/": folders below it are where the link puts them.
   const viaLink = Object.assign(m.clone(), {
     realpath: async (p: string) => (p === '/top' ? '/' : p.startsWith('/top/') ? p.slice(4) : p),
@@ -389,4 +393,19 @@ test('the root "/" (a file system that resolves links): every folder is read at 
   const r2 = emptyDiscoveryReport();
   assert.deepEqual((await discoverRuns(viaLink, '/top', { report: r2 })).map((c) => c.anchor), ['/top/d/x_run_summary.json']);
   assert.deepEqual(r2.links, []);
+});
+
+test('maxDirs: discovery stops after that many folders and says how many it found and did not read', async () => {
+  const m = new MemFs();
+  for (const d of ['a', 'b', 'c']) m.put(`/r/${d}/x_run_summary.json`, '{}');
+  m.put('/r/a/deeper/y_run_summary.json', '{}');
+  for (const concurrency of [1, 8]) {
+    const report = emptyDiscoveryReport();
+    // The root and a are read; b, c and a/deeper are found and not read.
+    assert.deepEqual((await discoverRuns(m, '/r', { report, maxDirs: 2, concurrency })).map((c) => c.anchor), ['/r/a/x_run_summary.json']);
+    assert.deepEqual(report.capped, { maxDirs: 2, notRead: 3 }, `concurrency ${concurrency}`);
+  }
+  const all = emptyDiscoveryReport();
+  assert.equal((await discoverRuns(m, '/r', { report: all, maxDirs: 5 })).length, 4);
+  assert.equal(all.capped, undefined, 'five folders, five read: nothing left');
 });
