@@ -7,11 +7,14 @@
 // Shapes: in-place, moved, mixed (bench/summaryRun.ts generates them and says what each is).
 // Measured per shape, in child processes, best of T (wall and CPU time; peak RSS and the longest event-loop block are
 // the worst of T):
-//   ours    writeRunSummary
+//   ours    writeRunSummary on the caller's thread, as the CLI runs it
+//   host    as the extension host runs it (the Write Run Summary command): writeRunSummaryOnWorker with the run handed
+//           back in slices (showRun), the caller's thread only relaying; its longest event-loop block is what the
+//           extension host feels, and the one the 50 ms target is checked against
 //   python  the least a Python writer must do: json.loads each row and os.listdir the verifier folder it names
 //   floor   Node reading the file in 4 MiB chunks and counting newlines
-// Targets (issue #16): ours ≥ 2× faster than python, ≤ 5× the floor, peak RSS ≤ 256 MB, event loop never blocked
-// > 50 ms. Default: the issue's size, 40000 rows × 25 KB ≈ 1 GB per shape; --rows 4000 (or BENCH_SUMMARY_ROWS=4000)
+// Targets (issue #16): ours ≥ 2× faster than python, ≤ 5× the floor, peak RSS ≤ 256 MB, the extension host's event
+// loop never blocked > 50 ms (the host column; the CLI's own thread's block is printed beside it). Default: the issue's size, 40000 rows × 25 KB ≈ 1 GB per shape; --rows 4000 (or BENCH_SUMMARY_ROWS=4000)
 // for a quick run of ≈ 100 MB. The Python peer is bench/summaryPeer.py; without python3 the bench says so and goes on.
 import { spawn, spawnSync } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -20,6 +23,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeRunSummary } from '../src/core/summary';
 import { NodeFs } from '../src/core/fs/nodeFs';
+import { writeRunSummaryOnWorker } from '../src/core/summary/writeOnWorker';
+import { countRun } from '../src/core/model';
 import { repoRoot } from '../test/support/paths';
 import { generate, SHAPES, type Shape } from './summaryRun';
 
@@ -78,6 +83,28 @@ async function childWriter(rollouts: string): Promise<void> {
   process.stdout.write(JSON.stringify({ ms, cpuMs: cpu, maxRssMb: process.resourceUsage().maxRSS / 1024, rows, maxBlockMs, controlBlockMs }));
 }
 
+/**
+ * The writer as the extension host runs it: on its worker thread, the written run handed back in slices and parsed
+ * here. The longest block of this thread is what the host feels while Write Run Summary runs.
+ */
+async function childHost(rollouts: string): Promise<void> {
+  const stopControl = await startControl();
+  const lag = monitorEventLoopDelay({ resolution: 5 });
+  lag.enable();
+  const t0 = process.hrtime.bigint();
+  const w = await writeRunSummaryOnWorker(rollouts, { showRun: true });
+  if (!w) { process.stderr.write('no writer worker bundle (out/summaryWriterWorker.js): run node esbuild.mjs\n'); process.exit(1); }
+  if (w.facts.error) { process.stderr.write(`${w.facts.error}\n`); process.exit(1); }
+  const run = await w.run();
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  lag.disable();
+  if (!run) { process.stderr.write('the written run was not handed back\n'); process.exit(1); }
+  const rows = countRun(run).total;
+  const cpu = cpuMs();
+  const controlBlockMs = await stopControl();
+  process.stdout.write(JSON.stringify({ ms, cpuMs: cpu, maxRssMb: process.resourceUsage().maxRSS / 1024, rows, maxBlockMs: lag.max / 1e6, controlBlockMs }));
+}
+
 /** The physical floor: the file read in 4 MiB chunks, every newline found. */
 function childFloor(rollouts: string): void {
   const t0 = process.hrtime.bigint();
@@ -125,13 +152,14 @@ function best(runs: (Measure | undefined)[]): Measure | undefined {
     maxBlockMs: blocks.length ? Math.max(...blocks) : undefined, controlBlockMs: control.length ? Math.max(...control) : undefined };
 }
 
-interface ShapeResult { shape: Shape; size: number; ours?: Measure; py?: Measure; floor?: Measure }
+interface ShapeResult { shape: Shape; size: number; ours?: Measure; host?: Measure; py?: Measure; floor?: Measure }
 
 function measureShape(shape: Shape, rollouts: string, times: number): ShapeResult {
   const self = __filename;
   const ours: (Measure | undefined)[] = [];
   const floor: (Measure | undefined)[] = [];
   const py: (Measure | undefined)[] = [];
+  const host: (Measure | undefined)[] = [];
   const python = findPython().ok;
   runChild(process.execPath, [self, '--child', 'floor', rollouts]); // warm the page cache
   // Alternate the runs so page-cache effects and the machine's other load hit everyone alike.
@@ -139,25 +167,35 @@ function measureShape(shape: Shape, rollouts: string, times: number): ShapeResul
     floor.push(runChild(process.execPath, [self, '--child', 'floor', rollouts]));
     ours.push(runChild(process.execPath, [self, '--child', 'writer', rollouts]));
     if (python) py.push(runChild('python3', [PEER, rollouts]));
+    host.push(runChild(process.execPath, [self, '--child', 'host', rollouts]));
   }
-  return { shape, size: fs.statSync(rollouts).size, ours: best(ours), py: best(py), floor: best(floor) };
+  return { shape, size: fs.statSync(rollouts).size, ours: best(ours), host: best(host), py: best(py), floor: best(floor) };
 }
 
 const sec = (m?: Measure) => (m ? `${(m.ms / 1000).toFixed(2)} s (cpu ${(m.cpuMs / 1000).toFixed(2)})` : 'n/a');
 
+/** The 50 ms target, on the host's thread with the writer on its worker (as the command runs it). */
+function blockCheck(h?: Measure): string {
+  if (h?.maxBlockMs === undefined) return 'host block NOT MEASURED (the writer could not run on its worker)';
+  if (h.maxBlockMs <= 50) return 'host block MET';
+  return `host block NOT MET${h.controlBlockMs !== undefined ? ` (an idle process saw ${h.controlBlockMs.toFixed(0)} ms at the same time)` : ''}`;
+}
+const ms = (x?: number) => (x !== undefined ? `${x.toFixed(0)} ms` : 'n/a');
+const hostCell = (h?: Measure) => (h ? `${sec(h)}, ${h.maxRssMb.toFixed(0)} MB, ${ms(h.maxBlockMs)} (${ms(h.controlBlockMs)})` : 'n/a');
+
 function report(results: ShapeResult[], times: number): void {
   console.log(`\nbest of ${times}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores (wall times need a quiet machine, cpu times less so)`);
-  console.log('| shape | ours | Python peer | newline floor | Python / ours | ours / floor | peak RSS | longest block (idle process meanwhile) |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| shape | ours | Python peer | newline floor | Python / ours | ours / floor | peak RSS | longest block, CLI (idle process meanwhile) | as the host runs it: time, peak RSS, host thread\'s longest block (idle process) |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const { ours: o, py: p, floor: f } = r;
     const vsPy = o && p ? `${(p.ms / o.ms).toFixed(2)}× (cpu ${(p.cpuMs / o.cpuMs).toFixed(2)}×)` : 'n/a';
     const vsFloor = o && f ? `${(o.ms / f.ms).toFixed(2)}× (cpu ${(o.cpuMs / f.cpuMs).toFixed(2)}×)` : 'n/a';
     console.log(`| ${r.shape} (${(r.size / 1e6).toFixed(0)} MB) | ${sec(o)} | ${sec(p)} | ${sec(f)} | ${vsPy} | ${vsFloor} | `
       + `${o ? `${o.maxRssMb.toFixed(0)} MB` : 'n/a'} | ${o?.maxBlockMs !== undefined ? `${o.maxBlockMs.toFixed(0)} ms` : 'n/a'}`
-      + ` (${o?.controlBlockMs !== undefined ? `${o.controlBlockMs.toFixed(0)} ms` : 'n/a'}) |`);
+      + ` (${o?.controlBlockMs !== undefined ? `${o.controlBlockMs.toFixed(0)} ms` : 'n/a'}) | ${hostCell(r.host)} |`);
   }
-  console.log('\ntargets: Python / ours ≥ 2.00×, ours / floor ≤ 5.00×, peak RSS ≤ 256 MB, longest block ≤ 50 ms');
+  console.log('\ntargets: Python / ours ≥ 2.00×, ours / floor ≤ 5.00×, peak RSS ≤ 256 MB, the extension host\'s longest block ≤ 50 ms');
   for (const r of results) {
     const { ours: o, py: p, floor: f } = r;
     if (!o) { console.log(`${r.shape}: the writer failed`); continue; }
@@ -165,8 +203,7 @@ function report(results: ShapeResult[], times: number): void {
       p ? `python ${p.ms / o.ms >= 2 ? 'MET' : 'NOT MET'}` : 'python NOT MEASURED (no python3)',
       f ? `floor ${o.ms / f.ms <= 5 ? 'MET' : 'NOT MET'}` : 'floor n/a',
       `rss ${o.maxRssMb <= 256 ? 'MET' : 'NOT MET'}`,
-      `block ${o.maxBlockMs !== undefined && o.maxBlockMs <= 50 ? 'MET' : 'NOT MET'}${o.maxBlockMs !== undefined && o.maxBlockMs > 50
-        && o.controlBlockMs !== undefined ? ` (an idle process saw ${o.controlBlockMs.toFixed(0)} ms at the same time)` : ''}`,
+      blockCheck(r.host),
     ];
     console.log(`${r.shape}: ${checks.join(', ')}`);
   }
@@ -175,6 +212,7 @@ function report(results: ShapeResult[], times: number): void {
 async function main(): Promise<void> {
   const mode = arg('child');
   if (mode === 'writer') return childWriter(process.argv[process.argv.length - 1]);
+  if (mode === 'host') return childHost(process.argv[process.argv.length - 1]);
   if (mode === 'floor') return childFloor(process.argv[process.argv.length - 1]);
 
   // The issue's size by default (10,000 tasks × 4 repeats × ~25 KB ≈ 1 GB per shape); --rows or BENCH_SUMMARY_ROWS
