@@ -24,14 +24,26 @@ export const NO_VERIFIER_PATHS: Readonly<VerifierPaths> = Object.freeze({
  * else the parent of `artifacts_dir`), else from the rows (the parent of the verifier folders' common parent).
  */
 export class MovedRoot {
-  constructor(readonly originalRoot: string | null, readonly currentRoot: string) {}
+  /** `originalRoot` with one trailing slash, and `currentRoot` without one when it is a normal path (else null). */
+  private readonly under: string | null;
+  private readonly normalCurrent: string | null;
+
+  constructor(readonly originalRoot: string | null, readonly currentRoot: string) {
+    const o = originalRoot;
+    this.under = o ? (o.endsWith('/') ? o : `${o}/`) : null;
+    const c = currentRoot.replace(/\/+$/, '');
+    this.normalCurrent = isNormalAbsolute(c) ? c : null;
+  }
 
   map(p: string): string | null {
     const o = this.originalRoot;
     if (!o || o === this.currentRoot) return null;
     if (p === o) return this.currentRoot;
-    if (p.startsWith(o.endsWith('/') ? o : `${o}/`)) return joinPath(this.currentRoot, p.slice(o.length + (o.endsWith('/') ? 0 : 1)));
-    return null;
+    if (!p.startsWith(this.under!)) return null;
+    const rest = p.slice(this.under!.length);
+    // A normal path's tail under a normal root needs no normalising (a 40k-row moved run maps every folder).
+    if (this.normalCurrent !== null && isNormalAbsolute(p)) return `${this.normalCurrent}/${rest}`;
+    return joinPath(this.currentRoot, rest);
   }
 
   /** The path as written when something is there, else its mapped form (when it maps), else the path as written. */

@@ -87,6 +87,13 @@ test('MovedRoot.map: a path under the original root onto the current one; anythi
   assert.equal(new MovedRoot('/old/res/', '/new').map('/old/res/v/s'), '/new/v/s');
   assert.equal(new MovedRoot(null, '/new').map('/old/res/v'), null);
   assert.equal(new MovedRoot('/same', '/same').map('/same/v'), null);
+  // Whatever the form of the paths, the mapped one is normal: one slash between root and tail, `.` and `..` applied.
+  assert.equal(new MovedRoot('/old', '/new/').map('/old/v/s'), '/new/v/s');
+  assert.equal(new MovedRoot('/old', '/new//here/').map('/old/v/s'), '/new/here/v/s');
+  assert.equal(new MovedRoot('/old', '/new/./x/..').map('/old/v/s'), '/new/v/s');
+  assert.equal(new MovedRoot('/old', '/new').map('/old/v/../w//s'), '/new/w/s');
+  assert.equal(new MovedRoot('/old', '/new').map('/old/./v'), '/new/v');
+  assert.equal(new MovedRoot('/', '/new').map('/v/s'), '/new/v/s');
 });
 
 test('Pool: at most `limit` jobs run at once, in order; backlog and whenBacklogAtMost follow the queue', async () => {
