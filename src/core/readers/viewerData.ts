@@ -5,8 +5,10 @@ import * as path from 'node:path';
 import type { FsPort } from '../fs/port';
 import type { Attempt, Evidence, Problem, Run, RunFile, Task } from '../model';
 import { isPass } from '../model';
-import { DatasetMetaSchema, ViewerSummaryHeadSchema, ViewerTaskSchema } from '../schemas/viewer';
-import { issueProblems, problemAt, readJsonDocument, type IssueLike, type JsonDocument } from './jsonFile';
+import { DatasetMetaSchema } from '../schemas/viewer';
+import { issueProblems, problemAt, readJsonDocument, type JsonDocument } from './jsonFile';
+import { placeDeferred, readSummaryDocument, SUMMARY_WORKER_MIN_BYTES } from './nemo/summaryDoc';
+import { summaryIssues } from './viewerSummaryIssues';
 import { crossCheckViewerSummarySliced, type CellRewards } from './viewerCrossCheck';
 import { readViewerProject, supportLine, type ViewerProjectInfo } from './viewerProject';
 import { isInside, outsideMessage } from '../containment';
@@ -14,6 +16,7 @@ import { TimeSlice } from '../turn';
 
 export { readViewerTrainingRun } from './viewerTraining';
 export { readViewerProject } from './viewerProject';
+export { summaryIssues } from './viewerSummaryIssues';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -21,24 +24,12 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
- * What ViewerSummarySchema says of a summary.json, in the same order: the document without its tasks, then each task
- * on its own (its issues' paths under ["tasks", i]), so no copy of every task is made at once. The tasks are checked
- * in slices of time with turns of the event loop between them (10,000 tasks held the extension host for seconds).
+ * `slice`: the slices of time its checks and reads of the tasks run in (tests count its turns). A summary.json of
+ * `workerMinBytes` or more is read, parsed and checked on the summary worker (nemo/summaryDoc.ts), where the port's
+ * paths are Node's: its JSON.parse alone held the extension host ~0.5 s at 10,000 tasks.
  */
-export async function summaryIssues(value: unknown, slice = new TimeSlice()): Promise<IssueLike[]> {
-  const head = ViewerSummaryHeadSchema.safeParse(value);
-  const issues: IssueLike[] = head.success ? [] : [...head.error.issues];
-  const tasks = isObj(value) && Array.isArray(value.tasks) ? value.tasks : [];
-  for (let i = 0; i < tasks.length; i++) {
-    if (slice.due) await slice.yield();
-    const r = ViewerTaskSchema.safeParse(tasks[i]);
-    if (!r.success) for (const issue of r.error.issues) issues.push({ ...issue, path: ['tasks', i, ...issue.path] });
-  }
-  return issues;
-}
-
-/** `slice`: the slices of time its checks and reads of the tasks run in (tests count its turns). */
-export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = new TimeSlice()): Promise<Run> {
+export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = new TimeSlice(),
+  workerMinBytes = SUMMARY_WORKER_MIN_BYTES): Promise<Run> {
   const datasetId = path.posix.basename(datasetDir);
   const projectDir = path.posix.dirname(path.posix.dirname(datasetDir));
   const project = await readViewerProject(fs, projectDir);
@@ -58,7 +49,7 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
     }
   }
 
-  const doc = await readJsonDocument(fs, summaryPath, 'dataset summary.json');
+  const { doc, validated } = await readSummaryDocument(fs, summaryPath, workerMinBytes, undefined, undefined, 'viewer-summary');
   problems.push(...doc.problems);
   const files: RunFile[] = [
     project.file,
@@ -71,7 +62,7 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
 
   const s = isObj(doc.value) ? doc.value : {};
   // Checking and reading 10,000 tasks takes seconds: both in slices of time, with turns of the event loop between.
-  if (doc.ok) {
+  if (doc.ok && !validated) {
     const issues = await summaryIssues(doc.value, slice);
     if (issues.length) problems.push(...issueProblems(doc, issues, 'summary.json'));
   }
@@ -115,6 +106,7 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
     await readTasks();
   }
   if (doc.ok && isObj(doc.value)) problems.push(...await crossCheckViewerSummarySliced(doc, s, cells, tasks.length, slice));
+  await placeDeferred(doc, problems); // problems found here about a summary.json parsed on the worker get their lines
 
   const recorded: Record<string, unknown> = {};
   for (const k of ['k_max', 'summary', 'by_model', 'by_harness']) if (s[k] !== undefined) recorded[k] = s[k];

@@ -9,23 +9,25 @@
 // found later is placed at its line by a second worker that reads the file again (JsonDocument.placeLater), once, at
 // the end of the read, and only when the text is the one parsed (its digest); a file changed since leaves the problems
 // without a line. A small summary, another port, or where no worker can start: read on this thread, same answers.
+// A viewer dataset's summary.json (as large at 10,000 tasks) is read the same way: `kind` says which document it is
+// and what the worker checks (../largeDocs.ts).
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { FsPort } from '../../fs/port';
 import { NodeFs } from '../../fs/nodeFs';
 import type { Problem } from '../../model';
-import { issueProblems, locate, readJsonDocument, type JsonDocument } from '../jsonFile';
-import { SummaryReadSchema, isObj } from './summaryShape';
+import { locate, readJsonDocument, type JsonDocument } from '../jsonFile';
+import { isObj } from './summaryShape';
+import { LARGE_DOCS, type LargeDocKind } from '../largeDocs';
 import { workerBundle } from '../../fs/workerBundle';
 
 /** Summaries smaller than this are read on this thread (starting a worker costs more than it saves). */
 export const SUMMARY_WORKER_MIN_BYTES = 1 << 20;
 /** Tasks per message from the worker (a few ms of the caller's thread each). */
 const TASKS_PER_MESSAGE = 200;
-const WHAT = 'run summary';
 const WORKER_FILE = 'summaryDocWorker.js';
 
-export interface SummaryJob { path: string; maxBytes?: number }
+export interface SummaryJob { path: string; maxBytes?: number; kind?: LargeDocKind }
 /** A second worker's job: place these paths in the file, if its text is still the one parsed (`digest`). */
 export interface PlaceJob { path: string; maxBytes?: number; digest: string; paths: JsonPath[] }
 
@@ -66,20 +68,20 @@ export function summaryDocWorkerFile(): string | undefined {
  * The summary's document: from the worker when the port's paths are Node's and the file is ≥ `minBytes`, else read
  * here (also when the worker fails). `validated`: the schema's problems are already among the document's (the worker
  * checked it). `workerFile`, `placeFile`: the summary worker's and the placing worker's scripts (by default both the
- * bundle; tests give ones that fail).
+ * bundle; tests give ones that fail). `kind`: which document (largeDocs.ts).
  */
 export async function readSummaryDocument(fs: FsPort, path: string, minBytes = SUMMARY_WORKER_MIN_BYTES,
-  workerFile?: string, placeFile?: string): Promise<{ doc: JsonDocument; validated: boolean }> {
+  workerFile?: string, placeFile?: string, kind: LargeDocKind = 'nemo-summary'): Promise<{ doc: JsonDocument; validated: boolean }> {
   const file = fs.nodeLocal ? workerFile ?? summaryDocWorkerFile() : undefined;
   const st = file ? await fs.stat(path) : undefined;
   if (file && st?.type === 'file' && st.size >= minBytes) {
     try {
-      return { doc: await onWorker(file, placeFile ?? file, { path, maxBytes: fs.maxFileBytes }), validated: true };
+      return { doc: await onWorker(file, placeFile ?? file, { path, maxBytes: fs.maxFileBytes, kind }), validated: true };
     } catch {
       // no worker thread here (or it failed before the document was whole): the same answers on this thread
     }
   }
-  return { doc: await readJsonDocument(fs, path, WHAT), validated: false };
+  return { doc: await readJsonDocument(fs, path, LARGE_DOCS[kind].what), validated: false };
 }
 
 function onWorker(file: string, placeFile: string, job: SummaryJob): Promise<JsonDocument> {
@@ -205,13 +207,11 @@ export async function placeDeferred(doc: JsonDocument, problems: Problem[]): Pro
  * time the caller asks, each task let go once sent), then the text's digest (for placing problems later).
  */
 export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg) => void, onAsk: (f: (m: WorkerAsk) => void) => void): Promise<void> {
-  const doc = await readJsonDocument(new NodeFs(job.maxBytes !== undefined ? { maxFileBytes: job.maxBytes } : {}), job.path, WHAT);
+  const kind = LARGE_DOCS[job.kind ?? 'nemo-summary'];
+  const doc = await readJsonDocument(new NodeFs(job.maxBytes !== undefined ? { maxFileBytes: job.maxBytes } : {}), job.path, kind.what);
   const problems = [...doc.problems];
   let value = doc.value;
-  if (doc.ok && isObj(value)) {
-    const parsed = SummaryReadSchema.safeParse(value);
-    if (!parsed.success) problems.push(...issueProblems(doc, parsed.error.issues, WHAT));
-  }
+  if (doc.ok) problems.push(...await kind.schemaProblems(doc));
   let all = isObj(value) && Array.isArray(value.tasks) ? value.tasks as unknown[] | undefined : undefined;
   post({ kind: 'head', ok: doc.ok, problems, value: all ? { ...value as Record<string, unknown>, tasks: undefined } : value, tasks: all ? all.length : -1 });
   value = undefined;
