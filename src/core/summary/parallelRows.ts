@@ -46,6 +46,16 @@ export interface ParallelLineHandlers {
   signal?: AbortSignal;
 }
 
+let started = 0;
+
+/**
+ * Row workers started in this process so far. The writer promises that a large file of result rows is picked off the
+ * calling thread (so the extension host stays responsive while it reads); its tests check that promise with this count.
+ */
+export function rowWorkersStarted(): number {
+  return started;
+}
+
 type Item = { job: Promise<RowAnswer>; start: number; end: number; first: boolean } | { long: number };
 
 class RowWorkers {
@@ -56,6 +66,7 @@ class RowWorkers {
   constructor(file: string, n: number) {
     for (let i = 0; i < n; i++) {
       const w = new Worker(file);
+      started++;
       const slot = { w, busy: 0 };
       w.on('message', (a: RowAnswer) => {
         const p = this.pending.get(a.id);
