@@ -1,6 +1,7 @@
 // Reading runs at scale: for each generated shape, the floor (what any reader must read, synchronously in one thread,
 // measured in this run), ours (`harbor-runs inspect --json` through the built CLI, and the core reader alone), their
-// ratio (target ≤ 2×), the peak RSS of the CLI (target ≤ 256 MB) and what the model costs per attempt.
+// ratio (target ≤ 2×), the peak RSS of the CLI (target ≤ 256 MB), what the model costs per attempt, and the core
+// reader's longest event-loop block (the worst round; the extension host's target is 50 ms).
 // Shapes (scripts/sample-runs/, generated once into BENCH_SHAPES, default <tmp>/harbor-runs-bench-shapes):
 //   harbor-10k     a Harbor job of 10,000 trials (2,500 tasks × 4)
 //   nemo-40k       a NeMo Gym run read from its summary: 5,000 tasks × 8 repeats
@@ -9,6 +10,7 @@
 //   nemo-long      (not tuned for) 400 tasks × 4 repeats of 40 kB transcripts, no summary yet (read from the rows)
 // Run: npm run bench, or node esbuild.mjs && node out/bench/readers.bench.js [shape...]  (env ROUNDS, default 3)
 import { spawnSync } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -158,8 +160,11 @@ function cli(dir: string): { ms: number; rssMb: number } {
   }
 }
 
-/** The core reader alone in a fresh process (--core): time, attempts, heap the model keeps per attempt. */
-function core(dir: string): { ms: number; attempts: number; bytesPerAttempt: number } {
+/**
+ * The core reader alone in a fresh process (--core): time, attempts, heap the model keeps per attempt, and the
+ * longest its event loop was blocked while reading (what the extension host would feel of the read itself).
+ */
+function core(dir: string): { ms: number; attempts: number; bytesPerAttempt: number; blockMs: number } {
   const r = spawnSync(process.execPath, ['--expose-gc', SELF, '--core', dir], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`core read exited with ${r.status}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
@@ -169,16 +174,19 @@ async function coreChild(dir: string): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const before = process.memoryUsage().heapUsed;
+  const lag = monitorEventLoopDelay({ resolution: 5 });
+  lag.enable();
   const t = performance.now();
   const runs = await loadRuns(new NodeFs(), [posix(dir)]);
   const ms = performance.now() - t;
+  lag.disable();
   // A turn of the event loop first: collected right after the await, what the read's last promises still hold
   // (the summary document, its text) counted as the model's (14 KiB per NeMo repeat where a heap snapshot says 1.5).
   await new Promise((resolve) => setTimeout(resolve, 50));
   gc?.();
   const kept = process.memoryUsage().heapUsed - before;
   const attempts = runs.reduce((n, r) => n + r.tasks.reduce((m, t) => m + t.attempts.length, 0), 0);
-  process.stdout.write(`${JSON.stringify({ ms, attempts, bytesPerAttempt: attempts ? kept / attempts : 0 })}\n`);
+  process.stdout.write(`${JSON.stringify({ ms, attempts, bytesPerAttempt: attempts ? kept / attempts : 0, blockMs: lag.max / 1e6 })}\n`);
   void runs.length;
 }
 
@@ -187,13 +195,13 @@ async function main(): Promise<void> {
   const pick = process.argv.slice(2);
   const list = shapes().filter((s) => !pick.length || pick.includes(s.name));
   console.log(`readers at scale: ${ROUNDS} round(s), medians; shapes in ${SHAPES}`);
-  const rows: string[][] = [['shape', 'attempts', 'floor ms', 'inspect ms', 'ratio', 'core ms', 'ratio', 'peak RSS', 'model/attempt', 'verdict']];
+  const rows: string[][] = [['shape', 'attempts', 'floor ms', 'inspect ms', 'ratio', 'core ms', 'ratio', 'peak RSS', 'model/attempt', 'core block', 'verdict']];
   let over = 0;
   for (const s of list) {
     await ensure(s);
     const floors: number[] = [];
     const clis: { ms: number; rssMb: number }[] = [];
-    const cores: { ms: number; attempts: number; bytesPerAttempt: number }[] = [];
+    const cores: { ms: number; attempts: number; bytesPerAttempt: number; blockMs: number }[] = [];
     s.floor(); // untimed: the shape's files in the page cache for every measure (other processes evict them)
     for (let i = 0; i < ROUNDS; i++) {
       const t = performance.now();
@@ -211,7 +219,8 @@ async function main(): Promise<void> {
     rows.push([
       s.name + (s.tuned ? '' : ' (untuned)'), String(cores[0].attempts), floor.toFixed(0), inspect.toFixed(0),
       `${(inspect / floor).toFixed(2)}×`, coreMs.toFixed(0), `${(coreMs / floor).toFixed(2)}×`, `${rss.toFixed(0)} MB`,
-      `${(median(cores.map((c) => c.bytesPerAttempt)) / 1024).toFixed(2)} KiB`, ok ? 'OK' : 'OVER',
+      `${(median(cores.map((c) => c.bytesPerAttempt)) / 1024).toFixed(2)} KiB`, `${Math.max(...cores.map((c) => c.blockMs)).toFixed(0)} ms`,
+      ok ? 'OK' : 'OVER',
     ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
