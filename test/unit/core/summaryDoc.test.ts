@@ -118,11 +118,12 @@ test('a summary worker that fails, throws as it starts or exits without answerin
     const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
     const here = await readSummaryDocument(nfs, written.path, Infinity);
     assert.equal(here.validated, false);
+    // `failed` and `odd` keep listening, as a worker that failed midway does: it runs until it is ended.
     const workers = {
-      failed: "require('node:worker_threads').parentPort.once('message', () => require('node:worker_threads').parentPort.postMessage({ kind: 'failed', message: 'no' }));",
+      failed: "require('node:worker_threads').parentPort.on('message', () => require('node:worker_threads').parentPort.postMessage({ kind: 'failed', message: 'no' }));",
       throws: "throw new Error('a worker that cannot start');",
       exits: "require('node:worker_threads').parentPort.once('message', () => process.exit(3));",
-      odd: "require('node:worker_threads').parentPort.once('message', () => require('node:worker_threads').parentPort.postMessage({ kind: 'surprise' }));",
+      odd: "require('node:worker_threads').parentPort.on('message', () => require('node:worker_threads').parentPort.postMessage({ kind: 'surprise' }));",
       unstartable: undefined, // a path Node refuses to start a worker from: the constructor throws
     };
     for (const [name, code] of Object.entries(workers)) {
@@ -154,11 +155,12 @@ test('a placing worker that fails, throws as it starts, exits without answering,
     assert.ok(expected.every((p) => p && p.line > 1), 'each path is in the file');
     const problem = (jsonPath: (string | number)[]): Problem => ({ file: written.path, jsonPath, severity: 'warning', code: 'x', message: 'x' });
     const port = "require('node:worker_threads').parentPort";
+    // `failed` and `odd` keep listening: the placing worker runs until it is ended.
     const workers: Record<string, string | undefined> = {
-      failed: `${port}.once('message', () => ${port}.postMessage({ kind: 'failed', message: 'no' }));`,
+      failed: `${port}.on('message', () => ${port}.postMessage({ kind: 'failed', message: 'no' }));`,
       throws: "throw new Error('a placing worker that cannot start');",
       exits: `${port}.once('message', () => process.exit(3));`,
-      odd: `${port}.once('message', () => ${port}.postMessage({ kind: 'surprise' }));`,
+      odd: `${port}.on('message', () => ${port}.postMessage({ kind: 'surprise' }));`,
       unstartable: undefined, // a path Node refuses to start a worker from: the constructor throws
     };
     for (const [name, code] of Object.entries(workers)) {
