@@ -17,6 +17,13 @@ import { generateNemoRun, nemoEveryCase, nemoLarge } from '../../../scripts/samp
 
 type Obj = Record<string, unknown>;
 
+/** `p`, or a failure after 20 s (a read left waiting on a worker fails the case, not the runner's timeout). */
+function within<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: still waiting after 20 s`)), 20_000); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 test('a summary read on the worker thread gives the run read on this thread (problems placed at the same lines)', async () => {
   assert.ok(summaryDocWorkerFile(), 'out/summaryDocWorker.js is built');
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
@@ -129,7 +136,7 @@ test('a summary worker that fails, throws as it starts or exits without answerin
     for (const [name, code] of Object.entries(workers)) {
       const file = code === undefined ? `${name}.js` : `${root}/${name}.js`;
       if (code !== undefined) fs.writeFileSync(file, code);
-      const got = await readSummaryDocument(nfs, written.path, 0, file);
+      const got = await within(readSummaryDocument(nfs, written.path, 0, file), name);
       assert.equal(got.validated, false, `${name}: read on this thread`);
       assert.deepEqual(got.doc, here.doc, `${name}: the same document`);
     }
@@ -169,7 +176,7 @@ test('a placing worker that fails, throws as it starts, exits without answering,
       const { doc, validated } = await readSummaryDocument(nfs, written.path, 0, undefined, file);
       assert.ok(validated && doc.placeLater, `${name}: the summary itself was read on the worker`);
       const placed = paths.map(problem);
-      await placeDeferred(doc, placed);
+      await within(placeDeferred(doc, placed), name);
       assert.deepEqual(placed.map((p) => p.line === undefined ? undefined : { line: p.line, column: p.column }), expected, `${name}: placed on this thread`);
       assert.deepEqual(Object.keys(placed[0]), ['file', 'line', 'column', 'jsonPath', 'severity', 'code', 'message'], `${name}: key order`);
       for (let i = 0; i < 100 && summaryWorkersRunning() > 0; i++) await new Promise((r) => setTimeout(r, 50));
