@@ -1,48 +1,9 @@
-// The worker thread of one opened trajectory (bundled as out/trajectoryWorker.js, started by remote.ts): it reads and
-// builds the view model off the extension host's thread, keeps it, and answers the editor's queries (session.ts) —
-// from the first page of steps on, while the rest is still read.
-// Messages in: { id, method, args }; out: { progress } as the steps come (the first one once a first page is read),
-// then { ready } or { loadError } once; { id, result } | { id, error } for each query.
-import * as fs from 'node:fs';
+// The worker thread of one opened trajectory (bundled as out/trajectoryWorker.js, started by remote.ts): serve.ts
+// reads it and answers the editor's queries on this thread's port.
 import { parentPort, workerData } from 'node:worker_threads';
-import { NodeFs } from '../fs/nodeFs';
-import { QUERY_METHODS, TrajectorySession, type TrajectoryQueries } from './session';
+import { serveTrajectory } from './serve';
 
-const FIRST_SCREEN_WAIT_MS = 1500;
-const DRAW_MS = 200;
-
-const port = parentPort;
-if (port) {
+if (parentPort) {
   const { file, root } = workerData as { file: string; root: string };
-  const t0 = performance.now();
-  let session: TrajectorySession | null = null;
-  // After the first page, reading waits until the editor has asked for its outline (its first screen) and a little
-  // more, so the page is drawn before the rest of the file competes for the CPU — at most FIRST_SCREEN_WAIT_MS.
-  let firstScreen: (() => void) | null = null;
-  port.on('message', (m: { id: number; method: string; args: unknown[] }) => {
-    try {
-      if (!QUERY_METHODS.includes(m.method as keyof TrajectoryQueries)) throw new Error(`unknown query ${m.method}`);
-      if (!session) throw new Error('the trajectory is not read yet');
-      const fn = session[m.method as keyof TrajectoryQueries] as (...a: unknown[]) => unknown;
-      port.postMessage({ id: m.id, result: fn.apply(session, m.args) });
-      if (m.method === 'outline') { firstScreen?.(); firstScreen = null; }
-    } catch (e) {
-      port.postMessage({ id: m.id, error: (e as Error)?.message ?? String(e) });
-    }
-  });
-  let first = true;
-  const pause = (): Promise<void> | void => {
-    if (!first) return;
-    first = false;
-    return new Promise((resolve) => {
-      const t = setTimeout(resolve, FIRST_SCREEN_WAIT_MS);
-      firstScreen = () => { clearTimeout(t); setTimeout(resolve, DRAW_MS); };
-    });
-  };
-  const real = (p: string): string | null => { try { return fs.realpathSync.native(p); } catch { return null; } };
-  const status = (s: TrajectorySession) => ({ steps: s.view.steps.length, problems: s.view.problems.length, ms: performance.now() - t0, loading: s.loading });
-  TrajectorySession.open(new NodeFs(), file, root, { real, onProgress: (s) => { session = s; port.postMessage({ progress: status(s) }); return pause(); } }).then((s) => {
-    session = s;
-    port.postMessage({ ready: status(s) });
-  }, (e: unknown) => port.postMessage({ loadError: (e as Error)?.message ?? String(e) }));
+  serveTrajectory(parentPort, file, root);
 }
