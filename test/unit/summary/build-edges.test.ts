@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildRunSummary, outputSignatures } from '../../../src/core/summary';
+import { buildRunSummary, outputSignatures, UnreadableRunFile } from '../../../src/core/summary';
 import { buildRun } from './builders';
 import { nodeFs, posix, tmpDir } from './helpers';
 
@@ -111,4 +111,29 @@ test('the schedule: a line whose task_input holds a value that is not JSON is th
   // Repeat 0 is scheduled and scored; repeat 1's schedule line is lost, so its row is one the schedule does not select.
   assert.deepEqual(document.tasks[0].repeats.map((r) => [r.repeat, r.outcome]), [[0, 'scored']]);
   assert.deepEqual(problems.filter((p) => p.code === 'row-not-selected').map((p) => p.file), [rollouts]);
+});
+
+test('a result row with a task id that names no task is left out, even with a task index (only a row with no id at all is named by its index)', async () => {
+  const dir = tmpDir('row-bad-id');
+  const rollouts = posix(buildRun(dir, { materialized: false, tasks: [{ id: 'a', repeats: [{ outcome: 'scored', folder: 'none' }] }] }));
+  fs.appendFileSync(rollouts, '{"_ng_task_id": {"taskset": "mini"}, "_ng_task_index": 1, "_ng_rollout_index": 0, "reward": 1.0}\n'
+    + '{"_ng_task_index": 2, "_ng_rollout_index": 0, "reward": 1.0}\n');
+  const { document, problems } = await buildRunSummary(nodeFs, rollouts);
+  assert.deepEqual(problems.filter((p) => p.code === 'row-without-identity').map((p) => [p.file, p.line, p.message]),
+    [[rollouts, 2, 'line 2 names no task (no task id, no _ng_task_index): left out']]);
+  assert.deepEqual(document.tasks.map((t) => t.task_id), ['a', '2']);
+});
+
+test('the rollouts removed while the schedule is read: the writer stops with the rollouts unreadable', async () => {
+  const dir = tmpDir('rollouts-gone');
+  const rollouts = posix(buildRun(dir, { tasks: [{ id: 'a', repeats: [{ outcome: 'scored', folder: 'none' }] }] }));
+  const schedule = rollouts.replace(/\.jsonl$/, '_materialized_inputs.jsonl');
+  let removed = false;
+  const racy = Object.create(nodeFs) as typeof nodeFs;
+  racy.openSequential = async (p: string) => {
+    if (p === schedule && !removed) { removed = true; fs.rmSync(rollouts); }
+    return nodeFs.openSequential(p);
+  };
+  await assert.rejects(buildRunSummary(racy, rollouts), (e: Error) => e instanceof UnreadableRunFile && e.file === rollouts);
+  assert.ok(removed);
 });
