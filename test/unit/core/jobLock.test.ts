@@ -18,6 +18,22 @@ function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'hr-joblock-')).split(path.sep).join('/');
 }
 
+/** Node's port, noting every file read through `gather` in `read`; `nodeLocal` said as given (default: Node's own). */
+function countingPort(read: string[], nodeLocal?: boolean): FsPort {
+  const node = new NodeFs();
+  return new Proxy(node, {
+    get(target, key) {
+      if (key === 'nodeLocal' && nodeLocal !== undefined) return nodeLocal;
+      const v = Reflect.get(target, key);
+      if (key !== 'gather' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
+      return (lists: string[], reads: { path: string }[], stats?: string[]) => {
+        for (const r of reads) read.push(r.path);
+        return v.call(target, lists, reads, stats);
+      };
+    },
+  });
+}
+
 test('the job lock read on the worker thread answers as on this thread (good, not JSON, wrong shape, a duplicate key)', async () => {
   assert.ok(jobLockWorkerFile(), 'out/jobLockWorker.js is built');
   const root = tmp();
@@ -68,16 +84,7 @@ test('a re-read of one trial keeps the job files as read when unchanged, and rea
     const jobDir = job.jobDir.split(path.sep).join('/');
     const node = new NodeFs();
     const read: string[] = [];
-    const counting: FsPort = new Proxy(node, {
-      get(target, key) {
-        const v = Reflect.get(target, key);
-        if (key !== 'gather' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
-        return (lists: string[], reads: { path: string }[], stats?: string[]) => {
-          for (const r of reads) read.push(r.path);
-          return v.call(target, lists, reads, stats);
-        };
-      },
-    });
+    const counting = countingPort(read);
     const jobJson = () => read.filter((p) => /\/(config|lock|result)\.json$/.test(p) && path.posix.dirname(p) === jobDir);
     const state = await readHarborJobState(counting, jobDir);
     assert.equal(jobJson().length, 3, 'the first read reads the job\'s three files');
@@ -110,17 +117,7 @@ test('a lock of the worker size on Node\'s port is read off this thread (the por
     fs.writeFileSync(lockPath, text);
     const node = new NodeFs();
     const asked: string[] = [];
-    const counting = (nodeLocal: boolean): FsPort => new Proxy(node, {
-      get(target, key) {
-        if (key === 'nodeLocal') return nodeLocal;
-        const v = Reflect.get(target, key);
-        if (key !== 'gather' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
-        return (lists: string[], reads: { path: string }[], stats?: string[]) => {
-          for (const r of reads) asked.push(r.path);
-          return v.call(target, lists, reads, stats);
-        };
-      },
-    });
+    const counting = (nodeLocal: boolean): FsPort => countingPort(asked, nodeLocal);
     const job = { path: lockPath, maxBytes: 1 << 20 };
     const here = await readJobLockHere(node, job);
     assert.equal(here.lock?.harbor?.version, '0.22.0');
@@ -167,16 +164,7 @@ test('a lock worker that fails, throws as it starts, exits without answering or 
     fs.writeFileSync(lockPath, JSON.stringify({ schema_version: 1, harbor: { version: '0.22.0' }, trials: [] }));
     const node = new NodeFs();
     const asked: string[] = [];
-    const counting: FsPort = new Proxy(node, {
-      get(target, key) {
-        const v = Reflect.get(target, key);
-        if (key !== 'gather' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
-        return (lists: string[], reads: { path: string }[], stats?: string[]) => {
-          for (const r of reads) asked.push(r.path);
-          return v.call(target, lists, reads, stats);
-        };
-      },
-    });
+    const counting = countingPort(asked);
     const job = { path: lockPath, maxBytes: 1 << 20 };
     const here = await readJobLockHere(node, job);
     assert.equal(here.lock?.harbor?.version, '0.22.0');

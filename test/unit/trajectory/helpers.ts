@@ -2,6 +2,7 @@
 import { MemFs } from '../../../scripts/sample-runs/memFs';
 import type { FolderFiles } from '../../../scripts/sample-runs/atifFeatures';
 import { loadTrajectory, type TrajectoryView } from '../../../src/core/trajectory';
+import type { TrajectoryFs } from '../../../src/core/trajectory/read';
 
 export function memFolder(files: FolderFiles, dir = '/runs/job/trial/agent'): MemFs {
   const fs = new MemFs();
@@ -11,4 +12,20 @@ export function memFolder(files: FolderFiles, dir = '/runs/job/trial/agent'): Me
 
 export async function viewOf(files: FolderFiles, dir = '/runs/job/trial/agent', main = 'trajectory.json'): Promise<TrajectoryView> {
   return loadTrajectory(memFolder(files, dir), `${dir}/${main}`);
+}
+
+/** The same files, read sequentially `chunk` bytes at a time whatever the reader asks for. */
+export function chunkedFs(mem: MemFs, chunk: number): TrajectoryFs {
+  return {
+    stat: (p) => mem.stat(p),
+    readFile: (p) => mem.readFile(p),
+    openSequential: async (p) => {
+      const bytes = await mem.readFile(p);
+      let at = 0;
+      return {
+        read: async (into: Uint8Array) => { const n = Math.min(chunk, into.length, bytes.length - at); into.set(bytes.subarray(at, at + n)); at += n; return n; },
+        close: async () => undefined,
+      };
+    },
+  };
 }

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { bigTrajectory, continuedTrajectory, featureTrajectory, subagentTrajectory } from '../../../scripts/sample-runs/atifFeatures';
 import type { TrajectoryFs } from '../../../src/core/trajectory/read';
 import { TrajectorySession } from '../../../src/core/trajectory/session';
-import { memFolder } from './helpers';
+import { chunkedFs, memFolder } from './helpers';
 
 const DIR = '/runs/job/trial/agent';
 const FILE = `${DIR}/trajectory.json`;
@@ -156,21 +156,7 @@ test('search: hits by step, case-insensitive; what it found in a subagent; how l
 });
 
 /** The files read in 8 KiB chunks whatever the reader asks for (so the first page comes before the rest). */
-function chunked(files: Parameters<typeof memFolder>[0]): TrajectoryFs {
-  const mem = memFolder(files, DIR);
-  return {
-    stat: (p) => mem.stat(p),
-    readFile: (p) => mem.readFile(p),
-    openSequential: async (p) => {
-      const bytes = await mem.readFile(p);
-      let at = 0;
-      return {
-        read: async (into: Uint8Array) => { const n = Math.min(8192, into.length, bytes.length - at); into.set(bytes.subarray(at, at + n)); at += n; return n; },
-        close: async () => undefined,
-      };
-    },
-  };
-}
+const chunked = (files: Parameters<typeof memFolder>[0]): TrajectoryFs => chunkedFs(memFolder(files, DIR), 8192);
 
 test('while it is read: the same session each time, loading as read so far, reading waits for the listener', async () => {
   const seen: { steps: number; loading: unknown; partial: boolean; same: boolean }[] = [];

@@ -11,26 +11,11 @@ import { loadTrajectory, type TrajectoryView } from '../../../src/core/trajector
 import { FIRST_PAGE, type LoadProgress } from '../../../src/core/trajectory/load';
 import type { TrajectoryFs } from '../../../src/core/trajectory/read';
 import { TrajectorySession } from '../../../src/core/trajectory/session';
-import { memFolder } from './helpers';
+import { chunkedFs as chunked, memFolder } from './helpers';
 
 const DIR = '/runs/job/trial/agent';
 const FILE = `${DIR}/trajectory.json`;
 
-/** The same files, read sequentially `chunk` bytes at a time whatever the reader asks for. */
-function chunked(mem: MemFs, chunk: number): TrajectoryFs {
-  return {
-    stat: (p) => mem.stat(p),
-    readFile: (p) => mem.readFile(p),
-    openSequential: async (p) => {
-      const bytes = await mem.readFile(p);
-      let at = 0;
-      return {
-        read: async (into: Uint8Array) => { const n = Math.min(chunk, into.length, bytes.length - at); into.set(bytes.subarray(at, at + n)); at += n; return n; },
-        close: async () => undefined,
-      };
-    },
-  };
-}
 
 const load = (fs: TrajectoryFs, onProgress?: (v: TrajectoryView, p: LoadProgress) => void) => loadTrajectory(fs, FILE, {}, undefined, onProgress);
 
