@@ -5,14 +5,18 @@ import { issueProblems, type JsonDocument } from './jsonFile';
 import type { Problem } from '../model';
 import { SummaryReadSchema, isObj } from './nemo/summaryShape';
 import { summaryIssues } from './viewerSummaryIssues';
+import type { TimeSlice } from '../turn';
 
 export type LargeDocKind = 'nemo-summary' | 'viewer-summary';
 
 export interface LargeDoc {
   /** What its read problems call the file (readJsonDocument's `what`). */
   what: string;
-  /** Its schema's problems, for a document that parsed. */
-  schemaProblems(doc: JsonDocument): Promise<Problem[]>;
+  /**
+   * Its schema's problems, for a document that parsed: on the summary worker, and by the reader on its own thread
+   * when the document was read there (`slice`: the turns of the event loop a long check takes there).
+   */
+  schemaProblems(doc: JsonDocument, slice?: TimeSlice): Promise<Problem[]>;
 }
 
 export const LARGE_DOCS: Readonly<Record<LargeDocKind, LargeDoc>> = {
@@ -26,8 +30,8 @@ export const LARGE_DOCS: Readonly<Record<LargeDocKind, LargeDoc>> = {
   },
   'viewer-summary': {
     what: 'dataset summary.json',
-    async schemaProblems(doc) {
-      const issues = await summaryIssues(doc.value);
+    async schemaProblems(doc, slice) {
+      const issues = await summaryIssues(doc.value, slice);
       return issues.length ? issueProblems(doc, issues, 'summary.json') : [];
     },
   },

@@ -5,12 +5,13 @@ import * as path from 'node:path';
 import type { EntryType, FsPort } from '../fs/port';
 import type { NamedReason, Problem, Run, RunFile } from '../model';
 import { buildRunSummary, cleanStaleTemps, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX, UnreadableRunFile } from '../summary';
-import { issueProblems, parseJsonDocument, problemAt, type JsonDocument } from './jsonFile';
+import { parseJsonDocument, problemAt, type JsonDocument } from './jsonFile';
 import { resolveRel } from './nemo/repeatEvidence';
 import { readTasks } from './nemo/repeats';
 import { placeDeferred, readSummaryDocument } from './nemo/summaryDoc';
+import { LARGE_DOCS } from './largeDocs';
 import {
-  SummaryReadSchema, fileLabel, isObj, normFiles, normNamed, normStale, normTasks, str,
+  fileLabel, isObj, normFiles, normNamed, normStale, normTasks, str,
 } from './nemo/summaryShape';
 import { readVerdicts, type Health } from './nemo/verdicts';
 import { isInside, outsideMessage } from '../containment';
@@ -241,8 +242,7 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     await placeDeferred(doc, problems);
     return emptyRun(ctx, root, [...extra, ...problems]);
   }
-  const parsed = ctx.ownWriter || ctx.validated ? undefined : SummaryReadSchema.safeParse(s);
-  if (parsed && !parsed.success) problems.push(...issueProblems(doc, parsed.error.issues, 'run summary'));
+  if (!ctx.ownWriter && !ctx.validated) problems.push(...await LARGE_DOCS['nemo-summary'].schemaProblems(doc));
 
   const { identity, label } = identityOf(s, ctx.summaryPath);
   const files = await runFilesOf(fs, doc, root, s, problems);

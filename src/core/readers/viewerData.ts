@@ -8,7 +8,7 @@ import { isPass } from '../model';
 import { DatasetMetaSchema } from '../schemas/viewer';
 import { issueProblems, problemAt, readJsonDocument, type JsonDocument } from './jsonFile';
 import { placeDeferred, readSummaryDocument, SUMMARY_WORKER_MIN_BYTES } from './nemo/summaryDoc';
-import { summaryIssues } from './viewerSummaryIssues';
+import { LARGE_DOCS } from './largeDocs';
 import { crossCheckViewerSummarySliced, type CellRewards } from './viewerCrossCheck';
 import { readViewerProject, supportLine, type ViewerProjectInfo } from './viewerProject';
 import { isInside, outsideMessage } from '../containment';
@@ -62,10 +62,7 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
 
   const s = isObj(doc.value) ? doc.value : {};
   // Checking and reading 10,000 tasks takes seconds: both in slices of time, with turns of the event loop between.
-  if (doc.ok && !validated) {
-    const issues = await summaryIssues(doc.value, slice);
-    if (issues.length) problems.push(...issueProblems(doc, issues, 'summary.json'));
-  }
+  if (doc.ok && !validated) problems.push(...await LARGE_DOCS['viewer-summary'].schemaProblems(doc, slice));
   const models = Array.isArray(s.models) ? s.models.filter((m): m is string => typeof m === 'string') : [];
   const harnesses = Array.isArray(s.harnesses) ? s.harnesses.filter((m): m is string => typeof m === 'string') : [];
   const identity: Record<string, string | null> = {
