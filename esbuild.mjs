@@ -48,6 +48,10 @@ const node = {
   external: ['vscode'],
   // jsonc-parser's UMD entry loads its parts with a dynamic require that a bundle cannot follow: prefer ESM entries.
   mainFields: ['module', 'main'],
+  // No Node bundle reads the browser's `navigator`. zod asks `typeof navigator` once (is eval allowed?), and VS Code's
+  // extension host (Node 22 and later) answers any read of that global with a PendingMigrationError logged, with its
+  // stack, in the extension host's log as if the extension had failed. Read as `undefined`, zod's answer is the same.
+  define: { navigator: 'undefined' },
   plugins: [zodEnglishOnly],
 };
 

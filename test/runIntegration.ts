@@ -34,7 +34,7 @@ async function main(): Promise<number> {
       extensionDevelopmentPath: repo,
       extensionTestsPath: path.join(repo, 'out', 'test', 'integration', 'index.js'),
       launchArgs: [workspace, `--user-data-dir=${path.join(temp, 'user-data')}`, `--extensions-dir=${path.join(temp, 'extensions')}`],
-      extensionTestsEnv: { HARBOR_RUNS_WORKSPACE: workspace, HARBOR_RUNS_REPO: repo },
+      extensionTestsEnv: { HARBOR_RUNS_WORKSPACE: workspace, HARBOR_RUNS_REPO: repo, HARBOR_RUNS_USER_DATA: path.join(temp, 'user-data') },
     });
     return 0;
   } catch (e) {
