@@ -56,10 +56,11 @@ export function rowWorkersStarted(): number {
   return started;
 }
 
+type Slot = { w: Worker; busy: number; failed?: Error };
 type Item = { job: Promise<RowAnswer>; start: number; end: number; first: boolean } | { long: number };
 
 class RowWorkers {
-  private readonly workers: { w: Worker; busy: number }[] = [];
+  private readonly workers: Slot[] = [];
   private readonly pending = new Map<number, { resolve(a: RowAnswer): void; reject(e: Error): void; worker: Worker }>();
   private nextId = 1;
 
@@ -67,7 +68,7 @@ class RowWorkers {
     for (let i = 0; i < n; i++) {
       const w = new Worker(file);
       started++;
-      const slot = { w, busy: 0 };
+      const slot: Slot = { w, busy: 0 };
       w.on('message', (a: RowAnswer) => {
         const p = this.pending.get(a.id);
         if (!p) return;
@@ -76,7 +77,9 @@ class RowWorkers {
         p.resolve(a);
       });
       const fail = (e: unknown) => {
-        for (const [id, p] of this.pending) if (p.worker === w) { this.pending.delete(id); p.reject(e instanceof Error ? e : new Error(String(e))); }
+        const err = e instanceof Error ? e : new Error(String(e));
+        slot.failed ??= err; // a job given to it later fails at once (a message to a dead worker is never answered)
+        for (const [id, p] of this.pending) if (p.worker === w) { this.pending.delete(id); p.reject(err); }
       };
       w.on('error', fail);
       w.on('exit', () => fail(new Error('a row worker exited')));
@@ -86,6 +89,7 @@ class RowWorkers {
 
   run(bytes: Uint8Array, start: number, end: number, first: boolean): Promise<RowAnswer> {
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
+    if (slot.failed) return Promise.reject(slot.failed);
     const id = this.nextId++;
     const job: RowJob = { id, bytes, start, end, first };
     return new Promise<RowAnswer>((resolve, reject) => {
@@ -102,14 +106,14 @@ class RowWorkers {
 
 /**
  * Reads `path` as forEachLine does and hands every non-blank line's outcome (RESULT_KEYS picked) to `h`. Returns
- * false, having read nothing, when no worker can start (the caller then reads on this thread).
+ * false, having read nothing, when no worker can start (the caller then reads on this thread). `workerFile`: the row
+ * worker's script (by default the bundle; tests give ones that fail).
  */
 export async function forEachPickedLine(fs: FsPort, path: string, h: ParallelLineHandlers,
-  workers = defaultRowWorkers(), chunkSize = CHUNK_SIZE): Promise<boolean> {
-  const file = rowWorkerFile();
-  if (!file || workers < 1) return false;
+  workers = defaultRowWorkers(), chunkSize = CHUNK_SIZE, workerFile = rowWorkerFile()): Promise<boolean> {
+  if (!workerFile || workers < 1) return false;
   let pool: RowWorkers;
-  try { pool = new RowWorkers(file, workers); } catch { return false; }
+  try { pool = new RowWorkers(workerFile, workers); } catch { return false; }
   try {
     await readInJobs(fs, path, pool, h, workers * 2 + 1, chunkSize);
   } finally {

@@ -4,12 +4,13 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import type { FsPort } from '../../../src/core/fs/port';
 import { forEachLine } from '../../../src/core/summary/lines';
 import { pickLine, RESULT_KEYS, type LineOutcome } from '../../../src/core/summary/lineOutcome';
-import { forEachPickedLine, rowWorkerFile } from '../../../src/core/summary/parallelRows';
+import { defaultRowWorkers, forEachPickedLine, rowWorkerFile } from '../../../src/core/summary/parallelRows';
 import { buildRunSummary, serializeSummary } from '../../../src/core/summary';
 import { generateNemoRun, nemoEveryCase } from '../../../scripts/sample-runs/nemoGym';
 import { posix, tmpDir } from './helpers';
@@ -59,18 +60,124 @@ async function onThisThread(fsPort: FsPort, file: string, chunk: number): Promis
   return seen;
 }
 
-async function onWorkers(fsPort: FsPort, file: string, chunk: number, workers: number): Promise<Seen> {
+async function onWorkers(fsPort: FsPort, file: string, chunk: number, workers: number, workerFile?: string): Promise<Seen> {
   const seen: Seen = [];
   const ran = await forEachPickedLine(fsPort, file, {
     onOutcome: (o: LineOutcome, line, terminated) => seen.push([o, line, terminated]),
     onLongLine: (line, bytes) => seen.push(['long', line, bytes]),
-  }, workers, chunk);
+  }, workers, chunk, workerFile);
   assert.ok(ran, 'the row workers ran');
   return seen;
 }
 
+/** A port that hands the file over in one piece (no openSequential): the reader cuts it into the chunks asked for. */
+function wholeFilePort(maxFileBytes: number): FsPort {
+  return {
+    maxFileBytes,
+    async *readChunks(p: string) { yield new Uint8Array(fs.readFileSync(p)); },
+  } as unknown as FsPort;
+}
+
 test('row workers: the bundle is found beside the tests\' bundles', () => {
   assert.ok(rowWorkerFile(), 'out/summaryRowWorker.js');
+});
+
+// The focused cases first, the two broad ones (many files, every chunk size; the whole writer) last: a mutation run
+// stops at the first failing test.
+test('row workers by default: one per core but this thread\'s, at least 1, at most 3 (os.cpus() where availableParallelism is missing)', () => {
+  // The module object itself (the bundle's `import * as os` reads through to it).
+  const o = require('node:os') as { availableParallelism?: () => number; cpus: () => os.CpuInfo[] };
+  const { availableParallelism, cpus } = o;
+  try {
+    const got = [1, 2, 3, 4, 8].map((n) => { o.availableParallelism = () => n; return defaultRowWorkers(); });
+    assert.deepEqual(got, [1, 1, 2, 3, 3]);
+    o.availableParallelism = undefined;
+    o.cpus = () => Array.from({ length: 3 }, () => cpus()[0]);
+    assert.equal(defaultRowWorkers(), 2);
+  } finally {
+    o.availableParallelism = availableParallelism;
+    o.cpus = cpus;
+  }
+});
+
+test('row workers that fail: one that answers "failed" is picked on this thread, the same; one that throws or exits is an error, never a hang; none that starts: false, nothing read', async () => {
+  const dir = tmpDir('rows-parallel-failing');
+  const file = posix(path.join(dir, 'f.jsonl'));
+  fs.writeFileSync(file, randomFile(5));
+  const node = new NodeFs();
+  const want = await onThisThread(node, file, 64);
+  const script = (name: string, text: string) => { const p = path.join(dir, name); fs.writeFileSync(p, text); return p; };
+  const failing = script('failing.js', "const { parentPort } = require('node:worker_threads');\n"
+    + "parentPort.on('message', (j) => parentPort.postMessage({ id: j.id, bytes: j.bytes, lines: 0, outcomes: [], failed: 'no' }, [j.bytes.buffer]));\n");
+  for (const workers of [1, 3]) assert.deepEqual(await onWorkers(node, file, 64, workers, failing), want, `${workers} workers`);
+  await assert.rejects(onWorkers(node, file, 64, 2, script('throws.js', 'throw new Error("no rows here");\n')), /no rows here/);
+  await assert.rejects(onWorkers(node, file, 64, 2, script('exits.js', 'process.exit(3);\n')), /a row worker exited/);
+  // A worker that has died before its first job (the file is slow to come): that job fails too.
+  const slow = { maxFileBytes: 1 << 20, async *readChunks(p: string) { await new Promise((r) => setTimeout(r, 300)); yield new Uint8Array(fs.readFileSync(p)); } } as unknown as FsPort;
+  await assert.rejects(onWorkers(slow, file, 64, 1, script('exits2.js', 'process.exit(4);\n')), /a row worker exited/);
+  // No worker can start: false, and nothing read (the caller reads on its own thread).
+  for (const workerFile of ['', 'not-a-path.js']) {
+    let called = 0;
+    assert.equal(await forEachPickedLine(node, file, { onOutcome: () => { called++; } }, 2, 64, workerFile), false);
+    assert.equal(called, 0);
+  }
+  assert.equal(await forEachPickedLine(node, file, { onOutcome: () => undefined }, 0, 64), false, 'no workers asked for');
+});
+
+test('row workers: a cancelled read throws the signal\'s reason and applies no line', async () => {
+  const dir = tmpDir('rows-parallel-cancel');
+  const file = posix(path.join(dir, 'f.jsonl'));
+  fs.writeFileSync(file, randomFile(2));
+  const ac = new AbortController();
+  ac.abort(new Error('stop here'));
+  let applied = 0;
+  await assert.rejects(forEachPickedLine(new NodeFs(), file, { onOutcome: () => { applied++; }, signal: ac.signal }, 1, 64), /stop here/);
+  assert.equal(applied, 0);
+  const bare = new AbortController();
+  bare.abort();
+  Object.defineProperty(bare.signal, 'reason', { value: undefined });
+  await assert.rejects(forEachPickedLine(new NodeFs(), file, { onOutcome: () => { applied++; }, signal: bare.signal }, 1, 64), /cancelled/);
+  assert.equal(applied, 0);
+});
+
+test('row workers: the bytes of the whole lines are counted (progress), each chunk\'s lines applied before the next chunk waits on afterChunk', async () => {
+  const dir = tmpDir('rows-parallel-bytes');
+  const file = posix(path.join(dir, 'f.jsonl'));
+  const text = randomFile(11);
+  fs.writeFileSync(file, text);
+  const ends = text[text.length - 1] === 10;
+  const tail = ends ? 0 : text.length - text.lastIndexOf(10) - 1;
+  let bytes = 0;
+  let waiting = false;
+  let waits = 0;
+  let outcomes = 0;
+  const ran = await forEachPickedLine(new NodeFs(), file, {
+    onOutcome: () => { assert.equal(waiting, false, 'no line applied while afterChunk is pending'); outcomes++; },
+    onBytes: (n) => { bytes += n; },
+    afterChunk: () => {
+      waits++;
+      waiting = true;
+      return new Promise<void>((resolve) => setTimeout(() => { waiting = false; resolve(); }, 5));
+    },
+  }, 2, 256);
+  assert.ok(ran);
+  // Progress: the bytes of the whole lines (the cut-off tail is not counted), less at most the newline of each line
+  // joined across two chunks (one a chunk).
+  assert.ok(bytes <= text.length - tail && bytes >= text.length - tail - Math.ceil(text.length / 256), `${bytes} of ${text.length - tail}`);
+  assert.ok(waits > 3 && outcomes > 3);
+});
+
+test('row workers: a port without sequential reads (its own chunks, cut to the size asked) gives the same lines', async () => {
+  const dir = tmpDir('rows-parallel-chunks');
+  for (const seed of [3, 4, 7]) {
+    const file = posix(path.join(dir, `f${seed}.jsonl`));
+    fs.writeFileSync(file, randomFile(seed));
+    const max = seed % 3 === 0 ? 350 : 1 << 20;
+    const node = new NodeFs({ maxFileBytes: max });
+    for (const chunk of [7, 333]) {
+      assert.deepEqual(await onWorkers(wholeFilePort(max), file, chunk, 2), await onThisThread(node, file, chunk), `seed ${seed}, chunk ${chunk}`);
+    }
+  }
 });
 
 test('row workers pick every line as this thread does, whatever the chunk size (lines across chunks, long lines, cut-off tail)', async () => {
