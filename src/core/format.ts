@@ -7,6 +7,15 @@ export function plural(n: number, what: string): string {
   return `${n} ${what}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * A whole count as people read it, "10,000": what `toLocaleString('en-US')` writes, without loading the locale data
+ * that its first call in a process costs (25–55 ms measured here, on the extension host's thread, while a run is read).
+ */
+export function formatCount(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 export function formatReward(r: number | null | undefined): string {
   if (r === null || r === undefined || !Number.isFinite(r)) return '—';
   return Number.isInteger(r) ? r.toFixed(1) : String(Math.round(r * 1000) / 1000);

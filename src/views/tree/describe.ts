@@ -1,7 +1,7 @@
 // What each tree node looks like: label, description, icon, flag (decoration) and click action (vscode-free).
 import type { Attempt, Evidence, Run, Task } from '../../core/model';
 import { countRun, isPass } from '../../core/model';
-import { formatReward, plural } from '../../core/format';
+import { formatCount, formatReward, plural } from '../../core/format';
 import { basename } from '../../core/paths';
 import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from '../outcomeStyle';
 import { MORE_PAGE, type TreeNode, problemCount, refusalOf } from './nodes';
@@ -225,7 +225,7 @@ export function describe(n: TreeNode): ItemSpec {
     case 'more': {
       const next = Math.min(MORE_PAGE, n.total - n.shown);
       return {
-        id: n.id, label: `Show ${next.toLocaleString('en-US')} more ${n.what}`, description: `${n.shown.toLocaleString('en-US')} of ${n.total.toLocaleString('en-US')} shown`,
+        id: n.id, label: `Show ${formatCount(next)} more ${n.what}`, description: `${formatCount(n.shown)} of ${formatCount(n.total)} shown`,
         icon: { id: 'ellipsis' }, collapsible: 'none', contextValue: 'more', click: 'show-more',
       };
     }

@@ -1,7 +1,7 @@
 // Small core helpers every layer leans on: how a reward reads, counting attempts, Buffer views, time slices.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { formatReward } from '../../../src/core/format';
+import { formatCount, formatReward } from '../../../src/core/format';
 import { asBuffer } from '../../../src/core/bytes';
 import { TimeSlice } from '../../../src/core/turn';
 import { countAttempts, type Attempt, type Run } from '../../../src/core/model';
@@ -12,6 +12,21 @@ test('formatReward: no reward, NaN and infinities read "—"; integers with one 
   assert.equal(formatReward(1), '1.0');
   assert.equal(formatReward(0), '0.0');
   assert.equal(formatReward(1 / 3), '0.333');
+});
+
+test('formatCount: the text toLocaleString(\'en-US\') gives, for whole counts without asking the locale data', () => {
+  const values = [0, 7, 99, 999, 1000, 1001, 12_345, 100_000, 999_999, 1_000_000, 10_000_000, 123_456_789, -1, -1234, -999_999, Number.MAX_SAFE_INTEGER];
+  const want = values.map((v) => v.toLocaleString('en-US'));
+  assert.deepEqual(want.slice(0, 6), ['0', '7', '99', '999', '1,000', '1,001']);
+  const own = Number.prototype.toLocaleString;
+  Number.prototype.toLocaleString = () => { throw new Error('locale formatting asked for'); };
+  try {
+    assert.deepEqual(values.map(formatCount), want);
+  } finally {
+    Number.prototype.toLocaleString = own;
+  }
+  // Not a whole count: as toLocaleString writes it.
+  for (const v of [1234.5, 2 ** 60, NaN, Infinity]) assert.equal(formatCount(v), v.toLocaleString('en-US'));
 });
 
 test('countAttempts: an attempt without a reward counts in total and its outcome, not as measured or passed', () => {
