@@ -44,6 +44,12 @@ export type WriterMsg =
   | { kind: 'end' }
   | { kind: 'failed'; message: string };
 
+/** Writer worker threads started and not exited yet: each holds a whole run's memory, so none may be left behind. */
+let running = 0;
+export function writerWorkersRunning(): number {
+  return running;
+}
+
 /** The worker bundle (src/core/fs/workerBundle.ts). */
 export function writerWorkerFile(): string | undefined {
   return workerBundle(WORKER_FILE);
@@ -124,6 +130,8 @@ export async function writeRunSummaryOnWorker(rollouts: string, opts: OnWorkerOp
   if (!file) return undefined;
   const job: WriterJob = { rollouts, ...(opts.maxFileBytes !== undefined ? { maxFileBytes: opts.maxFileBytes } : {}), ...(opts.showRun ? { showRun: true } : {}) };
   const w = new Worker(file);
+  running++;
+  w.once('exit', () => { running--; });
   let ended = false;
   const end = () => { if (!ended) { ended = true; opts.signal?.removeEventListener('abort', onAbort); void w.terminate(); } };
   const onAbort = () => { if (!ended) w.postMessage({ kind: 'abort' } satisfies WriterAsk); };

@@ -8,8 +8,9 @@ import * as path from 'node:path';
 import { countRun } from '../../../src/core/model';
 import { runFromWrittenSummary } from '../../../src/core/readers/runSummary';
 import { writeRunSummary } from '../../../src/core/summary';
-import { factsOf, writeRunSummaryOnWorker, writerWorkerFile } from '../../../src/core/summary/writeOnWorker';
-import { buildRun, type MiniTask } from './builders';
+import { NodeFs } from '../../../src/core/fs/nodeFs';
+import { factsOf, serveWrite, writeRunSummaryOnWorker, writerWorkerFile, writerWorkersRunning, type WriterAsk, type WriterJob, type WriterMsg } from '../../../src/core/summary/writeOnWorker';
+import { buildRun, type MiniRepeat, type MiniTask } from './builders';
 import { nodeFs, posix, tmpDir } from './helpers';
 
 const TASKS: MiniTask[] = [
@@ -17,6 +18,12 @@ const TASKS: MiniTask[] = [
   { id: 'b', repeats: [{ outcome: 'scored', folder: 'absent' }, { outcome: 'failed' }, { outcome: 'scored', reward: 0, files: ['test-stdout.txt', 'reward.txt', 'ctrf.json'] }, { outcome: 'masked' }] },
   { id: 'c', repeats: [{ outcome: 'scored', files: ['test-stdout.txt', 'reward.txt', 'ctrf.json'] }] },
 ];
+
+/** Asserts that every writer worker has exited (within 5 s): each one left running would hold a run's memory. */
+async function noWorkerLeft(what: string): Promise<void> {
+  for (let i = 0; i < 100 && writerWorkersRunning() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(writerWorkersRunning(), 0, `${what}: no writer worker left running`);
+}
 
 test('the worker bundle is built (out/summaryWriterWorker.js)', () => {
   assert.ok(writerWorkerFile());
@@ -46,6 +53,7 @@ test('writeRunSummaryOnWorker: the bytes, problems and counts of a write on this
     // The notification's numbers (said before the run is shown) are the run's.
     assert.deepEqual([facts.tasks, facts.attempts, facts.missingPaths], [fromMemory.tasks.length, countRun(fromMemory).total, 1]);
     const sent = await w.run();
+    await noWorkerLeft(`showRun ${showRun}`);
     if (!showRun) { assert.equal(sent, undefined, 'no run unless asked'); continue; }
     assert.ok(sent, 'the run is sent');
     // Everything the run shows, as built here from the document in memory (its problems placed at the same lines).
@@ -62,6 +70,7 @@ test('writeRunSummaryOnWorker: a run of more tasks than one message holds comes 
   const sent = await w!.run();
   assert.deepEqual(sent?.tasks.map((t) => t.id), tasks.map((t) => t.id));
   assert.equal(countRun(sent!).total, 450);
+  await noWorkerLeft('450 tasks');
 });
 
 test('writeRunSummaryOnWorker: cancelled before it starts, nothing is written and an earlier summary is left as it was', async () => {
@@ -76,6 +85,7 @@ test('writeRunSummaryOnWorker: cancelled before it starts, nothing is written an
   assert.equal(await w?.run(), undefined);
   assert.equal(fs.readFileSync(summary, 'utf8'), '{"earlier": true}\n');
   assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
+  await noWorkerLeft('cancelled');
 });
 
 test('writeRunSummaryOnWorker: a worker that fails to load or stops without answering is an error result, not a throw', async () => {
@@ -85,13 +95,22 @@ test('writeRunSummaryOnWorker: a worker that fails to load or stops without answ
   fs.writeFileSync(throwing, 'throw new Error("no writer here");\n');
   const failed = (await writeRunSummaryOnWorker(rollouts, { workerFile: throwing, showRun: true }))!;
   assert.match(failed.facts.error ?? '', /the summary writer failed: no writer here/);
-  assert.equal(failed.facts.problems[0]?.code, 'write-failed');
+  assert.deepEqual(failed.facts.problems, [{ file: rollouts, severity: 'error', code: 'write-failed', message: failed.facts.error }]);
   assert.equal(await failed.run(), undefined);
+  // A worker that says it failed (writerWorker.ts posts this when the write throws), then keeps listening.
+  const saying = path.join(dir, 'says-failed.js');
+  fs.writeFileSync(saying, "const { parentPort } = require('node:worker_threads');\n"
+    + "parentPort.on('message', () => parentPort.postMessage({ kind: 'failed', message: 'disk on fire' }));\n");
+  const said = (await writeRunSummaryOnWorker(rollouts, { workerFile: saying, showRun: true }))!;
+  assert.equal(said.facts.error, 'the summary writer failed: disk on fire');
+  assert.equal(await said.run(), undefined);
+  await noWorkerLeft('a worker that said it failed');
   const exiting = path.join(dir, 'exits.js');
   fs.writeFileSync(exiting, 'process.exit(3);\n');
   const stopped = await writeRunSummaryOnWorker(rollouts, { workerFile: exiting });
   assert.match(stopped?.facts.error ?? '', /stopped \(exit code 3\) before it answered/);
   assert.equal(fs.existsSync(rollouts.replace(/\.jsonl$/, '_run_summary.json')), false, 'nothing written');
+  await noWorkerLeft('failing workers');
   // No worker bundle: undefined, and the caller writes on its own thread.
   assert.equal(await writeRunSummaryOnWorker(rollouts, { workerFile: '' }), undefined);
 });
@@ -105,4 +124,145 @@ test('writeRunSummaryOnWorker: a run it refuses (no run there) is the same error
   assert.match(facts?.error ?? '', /no run at/);
   assert.deepEqual(facts?.problems, here.problems);
   assert.deepEqual([facts?.tasks, facts?.attempts, facts?.missingPaths], [0, 0, 0]);
+});
+
+// The worker's side (serveWrite), driven on this thread through the two functions the worker gives it: what it posts,
+// in what order, and that each slice of the written run waits for the caller to ask for it.
+class Served {
+  readonly posted: WriterMsg[] = [];
+  private answer: (m: WriterAsk) => void = () => undefined;
+  readonly done: Promise<void>;
+  constructor(job: WriterJob) {
+    this.done = serveWrite(job, (m) => this.posted.push(m), (f) => { this.answer = f; });
+  }
+  ask(m: WriterAsk = { kind: 'more' }): void { this.answer(m); }
+  kinds(): string[] { return this.posted.map((m) => m.kind); }
+  /** Waits until `n` messages are posted, then a little longer, so that a message posted too early is seen. */
+  async settle(n: number): Promise<void> {
+    for (let i = 0; i < 2000 && this.posted.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}
+
+test('serveWrite: the facts of a write on this thread, then the run in slices of 64 tasks, each sent only when asked, then the end', async () => {
+  const dir = tmpDir('serve-write');
+  const tasks: MiniTask[] = Array.from({ length: 130 }, (_, i) => ({ id: `t${String(i).padStart(3, '0')}`, repeats: [{ outcome: 'scored' }] }));
+  const rollouts = posix(buildRun(dir, { tasks }));
+  // 128 tasks (two slices exactly): the end follows the second slice, no empty third one; an ask that comes before
+  // the run is ready is kept.
+  const even = posix(buildRun(tmpDir('serve-write-even'), { tasks: tasks.slice(0, 128) }));
+  const early = new Served({ rollouts: even, showRun: true });
+  early.ask();
+  await early.settle(4);
+  assert.deepEqual(early.kinds(), ['progress', 'done', 'run', 'tasks']);
+  early.ask();
+  await early.settle(5);
+  early.ask();
+  await early.done;
+  assert.deepEqual(early.kinds(), ['progress', 'done', 'run', 'tasks', 'tasks', 'end']);
+  const here = await writeRunSummary(nodeFs, rollouts, { keepBytes: true });
+  const fromMemory = await runFromWrittenSummary(nodeFs, { path: here.path, document: here.document, bytes: here.bytes!, problems: here.problems }, rollouts);
+  const s = new Served({ rollouts, showRun: true });
+  await s.settle(3);
+  assert.deepEqual(s.kinds(), ['progress', 'done', 'run'], 'the run\'s head is sent unasked, its tasks wait');
+  const size = fs.statSync(rollouts).size + fs.statSync(rollouts.replace(/\.jsonl$/, '_materialized_inputs.jsonl')).size;
+  assert.deepEqual(s.posted[0], { kind: 'progress', read: size, total: size });
+  assert.deepEqual(s.posted[1], { kind: 'done', facts: factsOf(here) });
+  const head = JSON.parse((s.posted[2] as { head: string }).head) as { tasks: unknown[] };
+  assert.deepEqual(head, JSON.parse(JSON.stringify({ ...fromMemory, tasks: [] })));
+  // Two asks ahead: two slices, no more.
+  s.ask(); s.ask();
+  await s.settle(5);
+  assert.deepEqual(s.kinds().slice(3), ['tasks', 'tasks']);
+  s.ask();
+  await s.settle(6);
+  assert.deepEqual(s.kinds().slice(3), ['tasks', 'tasks', 'tasks'], 'the end waits for its own ask');
+  const slices = s.posted.slice(3).map((m) => JSON.parse((m as { json: string }).json) as { id: string }[]);
+  assert.deepEqual(slices.map((t) => t.length), [64, 64, 2]);
+  assert.deepEqual(slices.flat(), JSON.parse(JSON.stringify(fromMemory.tasks)));
+  s.ask();
+  await s.done;
+  assert.deepEqual(s.kinds().slice(6), ['end']);
+});
+
+test('serveWrite: without showRun, or after a write that failed, only progress and the facts; an abort is a cancelled write', async () => {
+  const dir = tmpDir('serve-write-plain');
+  const rollouts = posix(buildRun(dir, { tasks: TASKS }));
+  const here = await writeRunSummary(nodeFs, rollouts);
+  const plain = new Served({ rollouts });
+  await plain.done;
+  assert.deepEqual(plain.kinds(), ['progress', 'done']);
+  assert.deepEqual((plain.posted[1] as { facts: unknown }).facts, factsOf(here));
+  // No run there: the error, and nothing after it even when the run was asked for.
+  const none = new Served({ rollouts: posix(path.join(dir, 'nothing.jsonl')), showRun: true });
+  await none.done;
+  assert.deepEqual(none.kinds(), ['done']);
+  assert.match((none.posted[0] as { facts: { error?: string } }).facts.error ?? '', /no run at/);
+  // Aborted as it starts: the write says cancelled and sends no run; an earlier summary is left as it was.
+  const summary = here.path;
+  fs.writeFileSync(summary, '{"earlier": true}\n');
+  const cancelled = new Served({ rollouts, showRun: true });
+  cancelled.ask({ kind: 'abort' });
+  await cancelled.done;
+  assert.deepEqual(cancelled.kinds(), ['done']);
+  assert.equal((cancelled.posted[0] as { facts: { error?: string } }).facts.error, 'cancelled');
+  assert.equal(fs.readFileSync(summary, 'utf8'), '{"earlier": true}\n');
+});
+
+test('serveWrite and writeRunSummaryOnWorker: the file limit given is the one the write uses', async () => {
+  const dir = tmpDir('serve-write-limit');
+  // A row of 9 MiB: read whole by default, left out as too long under a 5 MiB limit.
+  const rollouts = posix(buildRun(dir, { tasks: [...TASKS, { id: 'd', repeats: [{ outcome: 'scored', folder: 'none', padBytes: 9 << 20 }] }] }));
+  const maxFileBytes = 5 << 20;
+  const limited = await writeRunSummary(new NodeFs({ maxFileBytes }), rollouts);
+  const unlimited = factsOf(await writeRunSummary(nodeFs, rollouts));
+  assert.notDeepEqual(factsOf(limited), unlimited, 'the limit changes what is written');
+  const s = new Served({ rollouts, maxFileBytes });
+  await s.done;
+  assert.deepEqual((s.posted.find((m) => m.kind === 'done') as { facts: unknown }).facts, factsOf(limited));
+  // And the caller passes it on to the worker.
+  assert.deepEqual((await writeRunSummaryOnWorker(rollouts, { maxFileBytes }))?.facts, factsOf(limited));
+  assert.deepEqual((await writeRunSummaryOnWorker(rollouts))?.facts, unlimited);
+});
+
+test('writeRunSummaryOnWorker: cancelled while it writes, it stops with "cancelled" and sends no run', async () => {
+  const dir = tmpDir('on-worker-cancel-later');
+  const tasks: MiniTask[] = Array.from({ length: 450 }, (_, i) => ({ id: `t${String(i).padStart(3, '0')}`, repeats: [{ outcome: 'scored' }] }));
+  const rollouts = posix(buildRun(dir, { tasks }));
+  const ac = new AbortController();
+  const writing = writeRunSummaryOnWorker(rollouts, { signal: ac.signal, showRun: true });
+  ac.abort(new Error('cancelled'));
+  const w = await writing;
+  assert.equal(w?.facts.error, 'cancelled');
+  assert.equal(await w?.run(), undefined);
+  assert.equal(fs.existsSync(rollouts.replace(/\.jsonl$/, '_run_summary.json')), false, 'nothing written');
+});
+
+test('serveWrite: progress at most once per percent (a run of exactly 4 MiB is reported read at 4 MiB once); an empty run at 0%', async () => {
+  const dir = tmpDir('serve-write-progress');
+  const big: MiniRepeat = { outcome: 'scored', folder: 'none', padBytes: 300_000 };
+  const rollouts = posix(buildRun(dir, { materialized: false, tasks: [{ id: 'a', repeats: Array.from({ length: 4 }, () => big) }] }));
+  const size = 4 << 20;
+  const lines = fs.readFileSync(rollouts, 'utf8').split('\n').slice(0, -1);
+  const rest = lines.slice(1).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+  const row = JSON.parse(lines[0]) as Record<string, unknown>;
+  const bare = Buffer.byteLength(JSON.stringify({ ...row, pad: '' })) + 1;
+  lines[0] = JSON.stringify({ ...row, pad: 'x'.repeat(size - rest - bare) });
+  fs.writeFileSync(rollouts, lines.map((l) => `${l}\n`).join(''));
+  assert.equal(fs.statSync(rollouts).size, size);
+  const s = new Served({ rollouts });
+  await s.done;
+  assert.deepEqual(s.posted.filter((m) => m.kind === 'progress'), [{ kind: 'progress', read: size, total: size }]);
+  // Twice that: read at 4 MiB (50%) and at 8 MiB (100%), each said once.
+  fs.writeFileSync(rollouts, lines.map((l) => `${l}\n`).join('').repeat(2));
+  const twice = new Served({ rollouts });
+  await twice.done;
+  assert.deepEqual(twice.posted.filter((m) => m.kind === 'progress'),
+    [{ kind: 'progress', read: size, total: 2 * size }, { kind: 'progress', read: 2 * size, total: 2 * size }]);
+  const empty = tmpDir('serve-write-empty');
+  const emptyRollouts = posix(path.join(empty, 'rollouts.jsonl'));
+  fs.writeFileSync(emptyRollouts, '');
+  const e = new Served({ rollouts: emptyRollouts });
+  await e.done;
+  assert.deepEqual(e.posted.filter((m) => m.kind === 'progress'), [{ kind: 'progress', read: 0, total: 0 }]);
 });
