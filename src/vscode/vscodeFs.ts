@@ -61,6 +61,8 @@ export class VscodeFs implements FsPort {
 
   listDirs: NonNullable<FsPort['listDirs']> = (paths) => this.node.listDirs(paths);
 
+  listNames: NonNullable<FsPort['listNames']> = (p) => this.node.listNames(p);
+
   probeDirs: NonNullable<FsPort['probeDirs']> = (candidates, names) => this.node.probeDirs(candidates, names);
 
   /**

@@ -142,7 +142,19 @@ function read(p, max) {
     if (buf.length > SMALL) buf = Buffer.allocUnsafe(SMALL);
   }
 }
+// The names in one folder as one text ('\\0' between names: the one byte no name holds); null when it is not a folder.
+function names(p) {
+  try { return fs.readdirSync(p).join('\\0'); }
+  catch (e) {
+    if (e && GONE.has(e.code)) return null;
+    try { return fs.statSync(p).isDirectory() ? '' : null; } catch { return null; }
+  }
+}
 parentPort.on('message', (m) => {
+  if (m.namesOf !== undefined) {
+    parentPort.postMessage({ id: m.id, out: names(m.namesOf) });
+    return;
+  }
   if (m.candidates) {
     const out = probe(m.candidates, m.names);
     parentPort.postMessage({ id: m.id, out }, [out.buffer]);
@@ -191,6 +203,12 @@ export class DirLister {
   /** Entries of every path, in order; rejects when no worker can run (the caller then lists the folders itself). */
   list(paths: readonly string[]): Promise<Listing[]> {
     return this.ask<Listing[]>({ paths });
+  }
+
+  /** FsPort.listNames on the worker: the names in one folder, [] when it is not a folder (see port.ts). */
+  async names(path: string): Promise<string[]> {
+    const text = await this.ask<string | null>({ namesOf: path });
+    return text ? text.split('\0') : [];
   }
 
   /** FsPort.probeDirs on the worker: one number per item (see port.ts). */

@@ -153,6 +153,15 @@ export class NodeFs implements FsPort {
     }
   }
 
+  /** On the folder lister's worker thread (one text back); readDir here when no worker can start. */
+  async listNames(p: string): Promise<string[]> {
+    try {
+      return await sharedDirLister().names(p);
+    } catch {
+      return (await this.readDir(p)).map(([name]) => name);
+    }
+  }
+
   /** On the folder lister's worker thread; candidate by candidate here when no worker can start. */
   async probeDirs(candidates: readonly (readonly string[])[], names: readonly (readonly [string, EntryType])[]): Promise<Int32Array> {
     try {

@@ -131,6 +131,23 @@ test('listDirs and probeDirs: entries, [] for an empty folder, undefined / -1 wh
   assert.deepEqual([...probes], [(1 << 16) | 0b011, 0, -1]);
 });
 
+test('listNames: every name in a folder (files, folders, links, odd names) as readDir has them, [] where no folder is', async () => {
+  const node = new NodeFs();
+  const d = `${dir}/names`;
+  fs.mkdirSync(`${d}/sub`, { recursive: true });
+  fs.mkdirSync(`${dir}/names-empty`, { recursive: true });
+  const odd = ['plain.json', 'with space.json', 'line\nbreak.json', 'tab\there', 'é ü 漢字.json', '.hidden', 'back\\slash'];
+  for (const n of odd) fs.writeFileSync(`${d}/${n}`, '');
+  fs.symlinkSync(`${d}/sub`, `${d}/link`);
+  fs.symlinkSync(`${d}/gone`, `${d}/broken`);
+  const want = [...odd, 'sub', 'link', 'broken'].sort();
+  assert.deepEqual((await node.readDir(d)).map(([n]) => n).sort(), want);
+  assert.deepEqual((await node.listNames(d)).sort(), want);
+  assert.deepEqual(await node.listNames(`${dir}/names-empty`), []);
+  assert.deepEqual(await node.listNames(`${dir}/names-none`), []);
+  assert.deepEqual(await node.listNames(`${d}/plain.json`), []);
+});
+
 test('a DirLister of its own: answers in order, rejects what is pending when stopped, starts again when asked again', async () => {
   const { DirLister } = await import('../../../src/core/fs/dirLister');
   fs.mkdirSync(`${dir}/dl/a`, { recursive: true });

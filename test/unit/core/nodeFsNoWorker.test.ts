@@ -71,6 +71,14 @@ test('listDirs without a worker: entries (links as what they point to), [] for a
   }
 });
 
+test('listNames without a worker: the names readDir gives, [] where no folder is', async () => {
+  const node = new NodeFs();
+  assert.deepEqual((await node.listNames(`${dir}/t/a`)).sort(), ['broken', 'sub', 'sub.txt', 'sublink', 'x.txt']);
+  assert.deepEqual(await node.listNames(`${dir}/t/empty`), []);
+  assert.deepEqual(await node.listNames(`${dir}/t/none`), []);
+  assert.deepEqual(await node.listNames(`${dir}/t/big.txt`), []);
+});
+
 test('probeDirs without a worker: the first candidate that is a folder, and which wanted names it holds with their type', async () => {
   const node = new NodeFs();
   const names: [string, 'file' | 'dir'][] = [['x.txt', 'file'], ['sub', 'dir'], ['sub', 'file'], ['sub.txt', 'file'], ['nope', 'file']];

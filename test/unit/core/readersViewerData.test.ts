@@ -289,12 +289,14 @@ test('traces elsewhere are stat\'ed once each, all after the first pass; traces/
   const lists: string[] = [];
   const port: FsPort = Object.assign(Object.create(nfs) as FsPort, {
     stat: (p: string): Promise<FileStat | undefined> => { stats.push(p); return nfs.stat(p); },
-    readDir: (p: string) => { lists.push(p); return nfs.readDir(p); },
+    readDir: (p: string) => { lists.push(`readDir ${p}`); return nfs.readDir(p); },
+    listNames: (p: string) => { lists.push(`listNames ${p}`); return nfs.listNames(p); },
   });
   const run = await readViewerDataset(port, d);
   assert.deepEqual(stats.filter((p) => p.includes('/x/')).sort(), [`${d}/x/gone.json`, `${d}/x/t3.json`]);
   assert.equal(stats.filter((p) => p.includes('/traces/')).length, 0);
-  assert.deepEqual(lists, [`${d}/traces`]);
+  // The names only (off this thread where the port can), once.
+  assert.deepEqual(lists, [`listNames ${d}/traces`]);
   assert.deepEqual(run.tasks.map((t) => t.attempts.map((a) => a.evidence[0].present)), [[true, true, false], [true, false]]);
   // Read twice, problems said once each, in document order.
   assert.deepEqual(run.problems.filter((x) => x.code === 'missing-trace').map((x) => x.jsonPath), [
@@ -319,4 +321,26 @@ test('a big dataset is checked, read and cross-checked in slices of time: a turn
   const whole = await readViewerDataset(nfs, d, new TimeSlice(1e9)); // never due: no turn
   assert.deepEqual(run, whole);
   assert.deepEqual(codes(run.problems, 'aggregate-mismatch'), [['aggregate-mismatch', ['summary', 'attempts_passed']]]);
+});
+
+test('traces/ of thousands of files: its names go into the lookup in slices of time, the same traces found with a port that only has readDir', async () => {
+  const names = Array.from({ length: 5000 }, (_, i) => `traces/t${i}.json`);
+  const d = dataset({ traces: names, summary: { tasks: [{ id: 'a', cells: { [A]: { attempts: [
+    { attempt: 1, reward: 1, trace: 'traces/t0.json' }, { attempt: 2, reward: 0, trace: 'traces/t4999.json' }, { attempt: 3, reward: 0, trace: 'traces/t5000.json' },
+  ] } } }] } });
+  class CountingSlice extends TimeSlice {
+    turns = 0;
+    override yield(): Promise<void> { this.turns++; return super.yield(); }
+  }
+  const sliced = new CountingSlice(0);
+  const run = await readViewerDataset(nfs, d, sliced);
+  assert.deepEqual(run.tasks[0].attempts.map((a) => a.evidence[0].present), [true, true, false]);
+  // 5,000 names: a turn after each 1,024 of them (4), beside the turns of the one task's check and read.
+  const oneTask = new CountingSlice(0);
+  await readViewerDataset(nfs, dataset({ traces: ['traces/t0.json'], summary: { tasks: [{ id: 'a', cells: { [A]: { attempts: [
+    { attempt: 1, reward: 1, trace: 'traces/t0.json' }, { attempt: 2, reward: 0, trace: 'traces/t4999.json' }, { attempt: 3, reward: 0, trace: 'traces/t5000.json' },
+  ] } } }] } }), oneTask);
+  assert.equal(sliced.turns - oneTask.turns, 4);
+  const readDirOnly: FsPort = Object.assign(Object.create(nfs) as FsPort, { listNames: undefined });
+  assert.deepEqual(await readViewerDataset(readDirOnly, d), await readViewerDataset(nfs, d));
 });
