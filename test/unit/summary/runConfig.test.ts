@@ -98,3 +98,14 @@ test('run config identity: the first server with a taskset, the first agent, the
   assert.deepEqual(runConfigIdentity(null), {});
   assert.deepEqual(runConfigIdentity('text'), {});
 });
+
+test('run config identity: a taskset, tasks or agents written as plain text are no mapping and name nothing', () => {
+  // `tasksets: mini` names no taskset (not its first character's index), so no resources server either.
+  assert.deepEqual(runConfigIdentity(y('s:', '  resources_servers:', '    x:', '      tasksets: mini', '      artifacts_dir: /r/art')),
+    { artifactsDir: '/r/art' });
+  // `tasks: t1` lists no task: no digests.
+  assert.deepEqual(runConfigIdentity(y('s:', '  resources_servers:', '    x:', '      tasksets:', '        ts:', '          folder: /d/ts',
+    '          tasks: t1')), { taskset: 'ts', resourcesServer: 's', datasetFolder: '/d/ts', artifactsDir: undefined });
+  // An instance whose responses_api_agents is text is no agent.
+  assert.deepEqual(runConfigIdentity(y('a:', '  _inherit_from: agent_base', '  responses_api_agents: none')), {});
+});
