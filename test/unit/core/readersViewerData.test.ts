@@ -271,9 +271,15 @@ test('a dataset folder named with a trailing slash or through `..`: the same tra
 test('traces/ that is a file: no listing, every trace under it missing', async () => {
   const d = dataset({ project: { label: 'P' }, summary: { tasks: [{ id: 'a', cells: { [A]: { attempts: [{ attempt: 1, reward: 1, trace: 'traces/t1.json' }] } } }] } });
   write(`${d}/traces`, 'a file');
-  const run = await readViewerDataset(nfs, d);
+  const lists: string[] = [];
+  const port: FsPort = Object.assign(Object.create(nfs) as FsPort, {
+    readDir: (p: string) => { lists.push(p); return nfs.readDir(p); },
+    listNames: (p: string) => { lists.push(p); return nfs.listNames(p); },
+  });
+  const run = await readViewerDataset(port, d);
   assert.deepEqual(run.files[3], { key: 'traces', label: 'Traces', path: `${d}/traces`, present: false, isDir: true });
   assert.deepEqual(run.tasks[0].attempts[0].missing, [`${d}/traces/t1.json`]);
+  assert.deepEqual(lists, [], 'a file is not listed');
 });
 
 test('traces elsewhere are stat\'ed once each, all after the first pass; traces/ is listed once and never stat\'ed', async () => {
