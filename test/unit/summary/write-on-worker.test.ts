@@ -212,7 +212,8 @@ test('serveWrite: without showRun, or after a write that failed, only progress a
 test('serveWrite and writeRunSummaryOnWorker: the file limit given is the one the write uses', async () => {
   const dir = tmpDir('serve-write-limit');
   // A row of 9 MiB: read whole by default, left out as too long under a 5 MiB limit.
-  const rollouts = posix(buildRun(dir, { tasks: [...TASKS, { id: 'd', repeats: [{ outcome: 'scored', folder: 'none', padBytes: 9 << 20 }] }] }));
+  const rollouts = posix(buildRun(dir, { tasks: [...TASKS, { id: 'd', repeats: [{ outcome: 'scored', folder: 'none', padBytes: 9 << 20 }] },
+    { id: 'e', repeats: [{ outcome: 'scored' }] }] }));
   const maxFileBytes = 5 << 20;
   const limited = await writeRunSummary(new NodeFs({ maxFileBytes }), rollouts);
   const unlimited = factsOf(await writeRunSummary(nodeFs, rollouts));
@@ -220,6 +221,12 @@ test('serveWrite and writeRunSummaryOnWorker: the file limit given is the one th
   const s = new Served({ rollouts, maxFileBytes });
   await s.done;
   assert.deepEqual((s.posted.find((m) => m.kind === 'done') as { facts: unknown }).facts, factsOf(limited));
+  // Progress once per percent: the big row's report and the end's both fall in 99% (the small row after it is a few
+  // hundred bytes of 28 MB): said once.
+  const once = new Served({ rollouts });
+  await once.done;
+  const said = once.posted.filter((m) => m.kind === 'progress') as { read: number; total: number }[];
+  assert.deepEqual(said.map((m) => Math.floor((m.read / m.total) * 100)), [99], JSON.stringify(said));
   // And the caller passes it on to the worker.
   assert.deepEqual((await writeRunSummaryOnWorker(rollouts, { maxFileBytes }))?.facts, factsOf(limited));
   assert.deepEqual((await writeRunSummaryOnWorker(rollouts))?.facts, unlimited);
