@@ -155,3 +155,11 @@ test('runRowJob: an empty line first, a CRLF line before another, a line after a
   assert.deepEqual(job(Uint8Array.from([...BOM, ...enc('{"reward": 1}\n'), ...BOM, ...enc('{"reward": 2}\n')]), true),
     [2, [[0, { reward: 1 }], [1, 'error']]]);
 });
+
+test('partialIdentity: a task_id key mangled by a bad byte before its colon is no identity key', () => {
+  // The id object's own task_id key ends in a byte that is not UTF-8: no well-formed `"task_id": "…"` is left.
+  const b = Uint8Array.from([...enc('{"task_id": {"task_id"'), 0xff, ...enc(': "B"}, "x": 1')]);
+  assert.equal(partialIdentity(b, 0, b.length), '');
+  const ok = enc('{"task_id": {"task_id": "B"}, "x": 1');
+  assert.equal(partialIdentity(ok, 0, ok.length), ' (task B)');
+});
