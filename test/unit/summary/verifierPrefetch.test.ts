@@ -333,7 +333,8 @@ for (const withProbeDirs of [true, false]) {
     fs.folder('/res/s5', 'trajectory.json');
     const root = new MovedRoot('/old', '/res');
     const got = await resolveMissing(port, rel, root, ['/res/v/x/../s0', 'v/y/../s1', '/res/link/../s2', '/res/file-parent/s3',
-      '/gone/x/../s4', '/old/x/../s5', '/old/s6', '/res/v/s1/', '/res/link/..', '/res/link/.', '/res/link/../s2//']);
+      '/gone/x/../s4', '/old/x/../s5', '/old/s6', '/res/v/s1/', '/res/link/..', '/res/link/.', '/res/link/../s2//',
+      '/res/link/./']);
     assert.deepEqual(got.map(paths), [
       held('v/s0', null, null, null, null),
       held('v/s1', 'v/s1/test-stdout.txt', 'v/s1/reward.json', null, null),
@@ -347,6 +348,8 @@ for (const withProbeDirs of [true, false]) {
       held('../deep/real', '../deep/real/test-stdout.txt', null, null, null),
       held('link', null, null, null, null),
       held('../deep/real/s2', null, '../deep/real/s2/reward.txt', null, null),
+      // A slash after the last `.` changes nothing: still the link itself.
+      held('link', null, null, null, null),
     ]);
     assert.deepEqual(await resolveMissing(port, rel, root, []), []);
   });
