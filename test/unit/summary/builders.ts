@@ -145,6 +145,21 @@ export function buildRun(dir: string, spec: MiniRun): string {
 }
 
 /** The repeat entry of a repeat with no row (rule 5), input as the builders write it. */
+/**
+ * Pads the first row of a rollouts file so that the file is `size` bytes to the byte (its times kept): the writer's
+ * thresholds (16 MiB for row workers, a chunk of 4 MiB) are checked at their exact edge.
+ */
+export function padRolloutsTo(rollouts: string, size: number): void {
+  const { atime, mtime } = fs.statSync(rollouts);
+  const lines = fs.readFileSync(rollouts, 'utf8').split('\n').slice(0, -1);
+  const rest = lines.slice(1).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+  const row = JSON.parse(lines[0]) as Record<string, unknown>;
+  const bare = Buffer.byteLength(JSON.stringify({ ...row, pad: '' })) + 1;
+  lines[0] = JSON.stringify({ ...row, pad: 'x'.repeat(size - rest - bare) });
+  fs.writeFileSync(rollouts, lines.map((l) => `${l}\n`).join(''));
+  fs.utimesSync(rollouts, atime, mtime);
+}
+
 export function missingEntry(t: MiniTask, repeat: number): Record<string, unknown> {
   return {
     repeat, outcome: 'missing', reward: null, mask_sample: null, failure_kind: null, failure_reason: null, verifier_mode: null,

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { buildRunSummary, serializeSummary } from '../../../src/core/summary';
 import { defaultRowWorkers, PARALLEL_MIN_BYTES, rowWorkersStarted } from '../../../src/core/summary/parallelRows';
-import { buildRun, type MiniRepeat } from './builders';
+import { buildRun, padRolloutsTo, type MiniRepeat } from './builders';
 import { nodeFs, posix, tmpDir } from './helpers';
 
 /** Row workers the writer started while `f` ran. */
@@ -38,15 +38,7 @@ test('by default: a rollouts file of exactly 16 MiB is picked on row workers, on
     const dir = tmpDir('workers-default');
     const big: MiniRepeat = { outcome: 'scored', folder: 'none', padBytes: 300_000 };
     const rollouts = posix(buildRun(dir, { materialized: false, tasks: [{ id: 'a', repeats: Array.from({ length: 16 }, () => big) }] }));
-    // The first row padded so that the file is `size` bytes to the byte.
-    const { atime, mtime } = fs.statSync(rollouts);
-    const lines = fs.readFileSync(rollouts, 'utf8').split('\n').slice(0, -1);
-    const rest = lines.slice(1).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
-    const row = JSON.parse(lines[0]) as Record<string, unknown>;
-    const bare = Buffer.byteLength(JSON.stringify({ ...row, pad: '' })) + 1;
-    lines[0] = JSON.stringify({ ...row, pad: 'x'.repeat(size - rest - bare) });
-    fs.writeFileSync(rollouts, lines.map((l) => `${l}\n`).join(''));
-    fs.utimesSync(rollouts, atime, mtime);
+    padRolloutsTo(rollouts, size);
     assert.equal(fs.statSync(rollouts).size, size);
     const [started, { document, problems }] = await workersStartedBy(() => buildRunSummary(nodeFs, rollouts));
     assert.equal(started, size === PARALLEL_MIN_BYTES ? defaultRowWorkers() : 0, `${size} bytes`);

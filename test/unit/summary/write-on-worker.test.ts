@@ -10,7 +10,7 @@ import { runFromWrittenSummary } from '../../../src/core/readers/runSummary';
 import { writeRunSummary } from '../../../src/core/summary';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { factsOf, serveWrite, writeRunSummaryOnWorker, writerWorkerFile, writerWorkersRunning, type WriterAsk, type WriterJob, type WriterMsg } from '../../../src/core/summary/writeOnWorker';
-import { buildRun, type MiniRepeat, type MiniTask } from './builders';
+import { buildRun, padRolloutsTo, type MiniRepeat, type MiniTask } from './builders';
 import { nodeFs, posix, tmpDir } from './helpers';
 
 const TASKS: MiniTask[] = [
@@ -250,18 +250,13 @@ test('serveWrite: progress at most once per percent (a run of exactly 4 MiB is r
   const big: MiniRepeat = { outcome: 'scored', folder: 'none', padBytes: 300_000 };
   const rollouts = posix(buildRun(dir, { materialized: false, tasks: [{ id: 'a', repeats: Array.from({ length: 4 }, () => big) }] }));
   const size = 4 << 20;
-  const lines = fs.readFileSync(rollouts, 'utf8').split('\n').slice(0, -1);
-  const rest = lines.slice(1).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
-  const row = JSON.parse(lines[0]) as Record<string, unknown>;
-  const bare = Buffer.byteLength(JSON.stringify({ ...row, pad: '' })) + 1;
-  lines[0] = JSON.stringify({ ...row, pad: 'x'.repeat(size - rest - bare) });
-  fs.writeFileSync(rollouts, lines.map((l) => `${l}\n`).join(''));
+  padRolloutsTo(rollouts, size);
   assert.equal(fs.statSync(rollouts).size, size);
   const s = new Served({ rollouts });
   await s.done;
   assert.deepEqual(s.posted.filter((m) => m.kind === 'progress'), [{ kind: 'progress', read: size, total: size }]);
   // Twice that: read at 4 MiB (50%) and at 8 MiB (100%), each said once.
-  fs.writeFileSync(rollouts, lines.map((l) => `${l}\n`).join('').repeat(2));
+  fs.writeFileSync(rollouts, fs.readFileSync(rollouts, 'utf8').repeat(2));
   const twice = new Served({ rollouts });
   await twice.done;
   assert.deepEqual(twice.posted.filter((m) => m.kind === 'progress'),
