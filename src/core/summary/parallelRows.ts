@@ -47,6 +47,12 @@ export interface ParallelLineHandlers {
 }
 
 let started = 0;
+let running = 0;
+
+/** Row workers of this process that have not exited: none once a read is over, however it ended (no thread left behind). */
+export function rowWorkersRunning(): number {
+  return running;
+}
 
 /**
  * Row workers started in this process so far. The writer promises that a large file of result rows is picked off the
@@ -68,6 +74,8 @@ class RowWorkers {
     for (let i = 0; i < n; i++) {
       const w = new Worker(file);
       started++;
+      running++;
+      w.once('exit', () => { running--; });
       const slot: Slot = { w, busy: 0 };
       w.on('message', (a: RowAnswer) => {
         const p = this.pending.get(a.id);

@@ -10,7 +10,7 @@ import { NodeFs } from '../../../src/core/fs/nodeFs';
 import type { FsPort } from '../../../src/core/fs/port';
 import { forEachLine } from '../../../src/core/summary/lines';
 import { pickLine, RESULT_KEYS, type LineOutcome } from '../../../src/core/summary/lineOutcome';
-import { defaultRowWorkers, forEachPickedLine, rowWorkerFile } from '../../../src/core/summary/parallelRows';
+import { defaultRowWorkers, forEachPickedLine, rowWorkerFile, rowWorkersRunning } from '../../../src/core/summary/parallelRows';
 import { buildRunSummary, serializeSummary } from '../../../src/core/summary';
 import { generateNemoRun, nemoEveryCase } from '../../../scripts/sample-runs/nemoGym';
 import { posix, tmpDir } from './helpers';
@@ -122,6 +122,105 @@ test('row workers that fail: one that answers "failed" is picked on this thread,
     assert.equal(called, 0);
   }
   assert.equal(await forEachPickedLine(node, file, { onOutcome: () => undefined }, 0, 64), false, 'no workers asked for');
+});
+
+test('row workers: none is left running once a read is over, however it ended (read whole, cancelled, a worker that failed)', async () => {
+  const dir = tmpDir('rows-parallel-running');
+  const file = posix(path.join(dir, 'f.jsonl'));
+  fs.writeFileSync(file, randomFile(7));
+  const node = new NodeFs();
+  const before = rowWorkersRunning();
+  await onWorkers(node, file, 64, 3);
+  assert.equal(rowWorkersRunning(), before, 'after a whole read');
+  const ac = new AbortController();
+  ac.abort(new Error('stop'));
+  await assert.rejects(forEachPickedLine(node, file, { onOutcome: () => undefined, signal: ac.signal }, 2, 64), /stop/);
+  assert.equal(rowWorkersRunning(), before, 'after a cancelled read');
+  const throws = path.join(dir, 'throws.js');
+  fs.writeFileSync(throws, 'throw new Error("no rows here");\n');
+  await assert.rejects(onWorkers(node, file, 64, 2, throws), /no rows here/);
+  assert.equal(rowWorkersRunning(), before, 'after a failed read');
+});
+
+test('row workers: a worker that dies holding a job fails the read, never a hang', async () => {
+  const dir = tmpDir('rows-parallel-dies');
+  const file = posix(path.join(dir, 'f.jsonl'));
+  fs.writeFileSync(file, randomFile(9));
+  const dies = path.join(dir, 'dies.js');
+  // Takes its first job, then exits without answering it.
+  fs.writeFileSync(dies, "require('node:worker_threads').parentPort.on('message', () => process.exit(5));\n");
+  await assert.rejects(onWorkers(new NodeFs(), file, 64, 1, dies), /a row worker exited/);
+});
+
+test('row workers: the file is closed once read or when the read fails, read sequentially or in the port\'s own chunks (an iterator without return() too)', async () => {
+  const dir = tmpDir('rows-parallel-close');
+  const file = posix(path.join(dir, 'f.jsonl'));
+  fs.writeFileSync(file, randomFile(11));
+  const node = new NodeFs();
+  const want = await onThisThread(node, file, 64);
+  let opened = 0;
+  let closed = 0;
+  const sequential = Object.assign(Object.create(node) as FsPort, {
+    openSequential: async (p: string) => {
+      const r = await node.openSequential!(p);
+      opened++;
+      return { read: (b: Uint8Array) => r.read(b), close: async () => { closed++; await r.close(); } };
+    },
+  });
+  assert.deepEqual(await onWorkers(sequential, file, 64, 1), want);
+  assert.deepEqual([opened, closed], [1, 1], 'sequential reader closed once');
+  await assert.rejects(forEachPickedLine(sequential, file, { onOutcome: () => { throw new Error('handler failed'); } }, 1, 64), /handler failed/);
+  assert.deepEqual([opened, closed], [2, 2], 'closed when the read failed');
+  // The port's own chunks: its iterator is returned (a generator's finally runs), also when there is no return().
+  let finished = 0;
+  const chunks = { maxFileBytes: 1 << 20, async *readChunks(p: string) { try { yield new Uint8Array(fs.readFileSync(p)); } finally { finished++; } } } as unknown as FsPort;
+  await assert.rejects(forEachPickedLine(chunks, file, { onOutcome: () => { throw new Error('handler failed'); } }, 1, 64), /handler failed/);
+  assert.equal(finished, 1, 'the chunks\' generator finished');
+  const bare = {
+    maxFileBytes: 1 << 20,
+    readChunks: (p: string) => ({ [Symbol.asyncIterator]: () => {
+      let done = false;
+      return { next: async () => (done ? { done: true, value: undefined } : (done = true, { done: false, value: new Uint8Array(fs.readFileSync(p)) })) };
+    } }),
+  } as unknown as FsPort;
+  assert.deepEqual(await onWorkers(bare, file, 64, 1), want);
+});
+
+test('row workers: the last line without a newline: a lone line after a BOM is the first line; a blank one is no line; a long one with no listener is left out quietly', async () => {
+  const dir = tmpDir('rows-parallel-tail');
+  const node = new NodeFs({ maxFileBytes: 300 });
+  const row = JSON.stringify({ _ng_task_id: 't1', _ng_rollout_index: 0, reward: 1, verifier_logs_dir: '/v/1' });
+  const cases: [string, Buffer][] = [
+    ['bom-lone', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(row)])],
+    ['blank-tail', Buffer.from(`${row}\n   \t`)],
+    ['long-tail', Buffer.from(`${row}\n${'x'.repeat(400)}`)],
+    ['long-middle', Buffer.from(`${row}\n${'y'.repeat(400)}\n${row}\n`)],
+  ];
+  for (const [name, bytes] of cases) {
+    const file = posix(path.join(dir, `${name}.jsonl`));
+    fs.writeFileSync(file, bytes);
+    for (const chunk of [16, 4096]) {
+      assert.deepEqual(await onWorkers(node, file, chunk, 1), await onThisThread(node, file, chunk), `${name}, chunk ${chunk}`);
+      // Without a listener for long lines: the other lines as before, no error.
+      const seen: number[] = [];
+      await forEachPickedLine(node, file, { onOutcome: (_o, line) => seen.push(line) }, 1, chunk);
+      assert.deepEqual(seen, (await onThisThread(node, file, chunk)).filter(([o]) => o !== 'long').map(([, line]) => line), `${name}, chunk ${chunk}, no listener`);
+    }
+  }
+  const lone = await onWorkers(node, posix(path.join(dir, 'bom-lone.jsonl')), 4096, 1);
+  assert.equal(lone.length, 1);
+  assert.notEqual(lone[0][0], 'long');
+  assert.equal((lone[0][0] as LineOutcome).row?.reward, 1, 'the BOM is not part of the row');
+});
+
+test('row workers: a line that starts with a BOM in the middle of the file is read as this thread reads it, after a line carried across chunks or a line too long', async () => {
+  const dir = tmpDir('rows-parallel-bom-middle');
+  const node = new NodeFs({ maxFileBytes: 300 });
+  const row = (i: number) => JSON.stringify({ _ng_task_id: `t${i}`, _ng_rollout_index: 0, reward: i, verifier_logs_dir: `/v/${i}` });
+  const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+  const file = posix(path.join(dir, 'f.jsonl'));
+  fs.writeFileSync(file, Buffer.concat([Buffer.from(`${row(1)}\n${'z'.repeat(400)}\n`), bom, Buffer.from(`${row(2)}\n${row(3)}\n`), bom, Buffer.from(`${row(4)}\n`)]));
+  for (const chunk of [8, 50, 100, 4096]) assert.deepEqual(await onWorkers(node, file, chunk, 1), await onThisThread(node, file, chunk), `chunk ${chunk}`);
 });
 
 test('row workers: a cancelled read throws the signal\'s reason and applies no line', async () => {
