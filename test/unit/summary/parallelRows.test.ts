@@ -152,6 +152,41 @@ test('row workers: a worker that dies holding a job fails the read, never a hang
   await assert.rejects(onWorkers(new NodeFs(), file, 64, 1, dies), /a row worker exited/);
 });
 
+test('row workers: one of two workers dead from the start fails the read, whichever of the two it is', async () => {
+  const dir = tmpDir('rows-parallel-one-dead');
+  const file = posix(path.join(dir, 'f.jsonl'));
+  fs.writeFileSync(file, randomFile(13));
+  for (const parity of [0, 1]) {
+    // Worker threads get consecutive ids: of the pool's two, one exits at once and the other is the real row worker.
+    const script = path.join(dir, `half${parity}.js`);
+    fs.writeFileSync(script, `if (require('node:worker_threads').threadId % 2 === ${parity}) process.exit(3);\nrequire(${JSON.stringify(rowWorkerFile())});\n`);
+    await assert.rejects(onWorkers(new NodeFs(), file, 64, 2, script), /a row worker exited/, `parity ${parity}`);
+  }
+});
+
+test('row workers: the read runs at most two chunks per worker, and one, ahead of the lines applied', async () => {
+  const dir = tmpDir('rows-parallel-ahead');
+  const file = posix(path.join(dir, 'f.jsonl'));
+  // Lines of 48 bytes: a chunk of 96 holds two whole lines, so each chunk read is one job.
+  const line = (i: number) => { const t = JSON.stringify({ _ng_task_id: `t${i}`, reward: 1 }); return `${t}${' '.repeat(47 - t.length)}\n`; };
+  fs.writeFileSync(file, Array.from({ length: 40 }, (_, i) => line(i)).join(''));
+  const node = new NodeFs();
+  let reads = 0;
+  const counting = Object.assign(Object.create(node) as FsPort, {
+    openSequential: async (p: string) => {
+      const r = await node.openSequential!(p);
+      return { read: async (b: Uint8Array) => { const n = await r.read(b); if (n) reads++; return n; }, close: () => r.close() };
+    },
+  });
+  for (const workers of [1, 2]) {
+    reads = 0;
+    const atFirst: number[] = [];
+    await forEachPickedLine(counting, file, { onOutcome: () => { if (!atFirst.length) atFirst.push(reads); } }, workers, 96);
+    assert.deepEqual(atFirst, [2 * workers + 1], `${workers} workers: chunks read when the first line is applied`);
+    assert.equal(reads, 20);
+  }
+});
+
 test('row workers: the file is closed once read or when the read fails, read sequentially or in the port\'s own chunks (an iterator without return() too)', async () => {
   const dir = tmpDir('rows-parallel-close');
   const file = posix(path.join(dir, 'f.jsonl'));
@@ -195,6 +230,8 @@ test('row workers: the last line without a newline: a lone line after a BOM is t
     ['blank-tail', Buffer.from(`${row}\n   \t`)],
     ['long-tail', Buffer.from(`${row}\n${'x'.repeat(400)}`)],
     ['long-middle', Buffer.from(`${row}\n${'y'.repeat(400)}\n${row}\n`)],
+    ['cr-tail', Buffer.from(`${row}\n${row}\r`)],
+    ['cr-lone', Buffer.from(`${row}\r`)],
   ];
   for (const [name, bytes] of cases) {
     const file = posix(path.join(dir, `${name}.jsonl`));
