@@ -164,6 +164,29 @@ test('row workers: one of two workers dead from the start fails the read, whiche
   }
 });
 
+test('row workers: a worker that exits once it has answered all it was given fails nothing: the other\'s job still counts', async () => {
+  const dir = tmpDir('rows-parallel-exits-after');
+  const file = posix(path.join(dir, 'f.jsonl'));
+  // Two chunks of whole lines: one job for each of the two workers.
+  const line = (i: number) => { const t = JSON.stringify({ _ng_task_id: `t${i}`, reward: 1 }); return `${t}${' '.repeat(47 - t.length)}\n`; };
+  fs.writeFileSync(file, Array.from({ length: 4 }, (_, i) => line(i)).join(''));
+  const node = new NodeFs();
+  const want = await onThisThread(node, file, 96);
+  for (const parity of [0, 1]) {
+    // One worker answers its job and then exits; the other answers its own 300 ms later.
+    const script = path.join(dir, `exits-after${parity}.js`);
+    fs.writeFileSync(script, `const { threadId, parentPort } = require('node:worker_threads');
+const quick = threadId % 2 === ${parity};
+const real = parentPort.on.bind(parentPort);
+parentPort.on = (ev, f) => real(ev, ev !== 'message' ? f : (job) => {
+  if (quick) { f(job); setTimeout(() => process.exit(0), 50); } else setTimeout(() => f(job), 300);
+});
+require(${JSON.stringify(rowWorkerFile())});
+`);
+    assert.deepEqual(await onWorkers(node, file, 96, 2, script), want, `parity ${parity}`);
+  }
+});
+
 test('row workers: the read runs at most two chunks per worker, and one, ahead of the lines applied', async () => {
   const dir = tmpDir('rows-parallel-ahead');
   const file = posix(path.join(dir, 'f.jsonl'));
