@@ -70,6 +70,11 @@ async function onWorkers(fsPort: FsPort, file: string, chunk: number, workers: n
   return seen;
 }
 
+/** `n` rows of exactly 48 bytes each (newline included): chunks of 96 bytes end on a line's end. */
+function rowsOf48Bytes(n: number): string {
+  return Array.from({ length: n }, (_, i) => { const t = JSON.stringify({ _ng_task_id: `t${i}`, reward: 1 }); return `${t}${' '.repeat(47 - t.length)}\n`; }).join('');
+}
+
 /** A port that hands the file over in one piece (no openSequential): the reader cuts it into the chunks asked for. */
 function wholeFilePort(maxFileBytes: number): FsPort {
   return {
@@ -168,8 +173,7 @@ test('row workers: a worker that exits once it has answered all it was given fai
   const dir = tmpDir('rows-parallel-exits-after');
   const file = posix(path.join(dir, 'f.jsonl'));
   // Two chunks of whole lines: one job for each of the two workers.
-  const line = (i: number) => { const t = JSON.stringify({ _ng_task_id: `t${i}`, reward: 1 }); return `${t}${' '.repeat(47 - t.length)}\n`; };
-  fs.writeFileSync(file, Array.from({ length: 4 }, (_, i) => line(i)).join(''));
+  fs.writeFileSync(file, rowsOf48Bytes(4));
   const node = new NodeFs();
   const want = await onThisThread(node, file, 96);
   for (const parity of [0, 1]) {
@@ -190,9 +194,8 @@ require(${JSON.stringify(rowWorkerFile())});
 test('row workers: the read runs at most two chunks per worker, and one, ahead of the lines applied', async () => {
   const dir = tmpDir('rows-parallel-ahead');
   const file = posix(path.join(dir, 'f.jsonl'));
-  // Lines of 48 bytes: a chunk of 96 holds two whole lines, so each chunk read is one job.
-  const line = (i: number) => { const t = JSON.stringify({ _ng_task_id: `t${i}`, reward: 1 }); return `${t}${' '.repeat(47 - t.length)}\n`; };
-  fs.writeFileSync(file, Array.from({ length: 40 }, (_, i) => line(i)).join(''));
+  // A chunk of 96 holds two whole lines, so each chunk read is one job.
+  fs.writeFileSync(file, rowsOf48Bytes(40));
   const node = new NodeFs();
   let reads = 0;
   const counting = Object.assign(Object.create(node) as FsPort, {

@@ -14,8 +14,11 @@ export async function viewOf(files: FolderFiles, dir = '/runs/job/trial/agent', 
   return loadTrajectory(memFolder(files, dir), `${dir}/${main}`);
 }
 
-/** The same files, read sequentially `chunk` bytes at a time whatever the reader asks for. */
-export function chunkedFs(mem: MemFs, chunk: number): TrajectoryFs {
+/**
+ * The same files, read sequentially `chunk` bytes at a time whatever the reader asks for; `failAfter`: a read of a
+ * path matching `failOn` rejects ('boom') once that many bytes were read.
+ */
+export function chunkedFs(mem: MemFs, chunk: number, failAfter = Infinity, failOn = /./): TrajectoryFs {
   return {
     stat: (p) => mem.stat(p),
     readFile: (p) => mem.readFile(p),
@@ -23,7 +26,10 @@ export function chunkedFs(mem: MemFs, chunk: number): TrajectoryFs {
       const bytes = await mem.readFile(p);
       let at = 0;
       return {
-        read: async (into: Uint8Array) => { const n = Math.min(chunk, into.length, bytes.length - at); into.set(bytes.subarray(at, at + n)); at += n; return n; },
+        read: async (into: Uint8Array) => {
+          if (at >= failAfter && failOn.test(p)) throw new Error('boom');
+          const n = Math.min(chunk, into.length, bytes.length - at); into.set(bytes.subarray(at, at + n)); at += n; return n;
+        },
         close: async () => undefined,
       };
     },

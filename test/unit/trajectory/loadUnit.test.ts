@@ -9,6 +9,7 @@ import { Buffer } from 'node:buffer';
 import { MemFs } from '../../../scripts/sample-runs/memFs';
 import { isTaskLevel, loadTrajectory, type LoadLimits, type Problem, type TrajectoryFs, type TrajectoryView } from '../../../src/core/trajectory';
 import type { KeptDoc } from '../../../src/core/trajectory/load';
+import { chunkedFs } from './helpers';
 
 const DIR = '/runs/job/trial/agent';
 const FILE = `${DIR}/trajectory.json`;
@@ -20,29 +21,10 @@ function mem(files: Record<string, unknown>, dir = DIR): MemFs {
   return m;
 }
 
-/** The same files read sequentially, `chunk` bytes at a time; `failAfter`: reads after that many bytes reject. */
-function chunked(m: MemFs, chunk: number, failAfter = Infinity, failOn = /./): TrajectoryFs {
-  return {
-    stat: (p) => m.stat(p),
-    readFile: (p) => m.readFile(p),
-    openSequential: async (p) => {
-      const bytes = await m.readFile(p);
-      let at = 0;
-      return {
-        read: async (into: Uint8Array) => {
-          if (at >= failAfter && failOn.test(p)) throw new Error('boom');
-          const n = Math.min(chunk, into.length, bytes.length - at); into.set(bytes.subarray(at, at + n)); at += n; return n;
-        },
-        close: async () => undefined,
-      };
-    },
-  };
-}
-
 /** Loads `file` whole and streamed; both views must be the same; returns the streamed one. */
 async function load(m: MemFs, limits: Partial<LoadLimits> = {}, file = FILE, keep?: Map<string, KeptDoc>): Promise<TrajectoryView> {
   const whole = await loadTrajectory(m, file, limits);
-  const streamed = await loadTrajectory(chunked(m, 7), file, limits, keep);
+  const streamed = await loadTrajectory(chunkedFs(m, 7), file, limits, keep);
   assert.deepEqual(streamed, whole);
   return streamed;
 }
@@ -125,7 +107,7 @@ test('files that cannot be read say why: missing, not JSON, too large, over the 
   const doc = JSON.stringify({ schema_version: 'ATIF-v1.7', agent, steps: [step(1, 'user', 'a')] });
   unreadable(await load(mem({ 'trajectory.json': doc }), { maxBytes: 10 }), `too large (${doc.length} bytes; the limit is 10)`);
   unreadable(await load(mem({ 'trajectory.json': doc }), { maxFiles: 0 }), 'not read: more than 0 files');
-  unreadable(await loadTrajectory(chunked(mem({ 'trajectory.json': doc }), 7, 14), FILE), 'cannot be read: boom');
+  unreadable(await loadTrajectory(chunkedFs(mem({ 'trajectory.json': doc }), 7, 14), FILE), 'cannot be read: boom');
   // A task's seed stays one when it cannot be read.
   const seed = mem({ 'trajectory.json': '{', 'instruction.md': 'do it' }, '/tasks/t');
   unreadable(await load(seed, {}, '/tasks/t/trajectory.json'), `not valid JSON: ${(() => { try { JSON.parse('{'); } catch (e) { return (e as Error).message; } return ''; })()}`, true);
@@ -220,7 +202,7 @@ test('continuations: joined with copies folded (never in the first file); loops,
   }
   let why = ''; try { JSON.parse('{'); } catch (e) { why = (e as Error).message; }
   assert.deepEqual((await load(mem(ref('c.json', { 'c.json': '{' })))).problems, [P('/continued_trajectory_ref', 'error', `continuation "c.json": not valid JSON: ${why}`)]);
-  const failing = await loadTrajectory(chunked(mem(ref('c.json', { 'c.json': JSON.stringify({ ...h, steps: [step(1, 'user', 'b')] }) })), 7, 14, /c\.json$/), FILE);
+  const failing = await loadTrajectory(chunkedFs(mem(ref('c.json', { 'c.json': JSON.stringify({ ...h, steps: [step(1, 'user', 'b')] }) })), 7, 14, /c\.json$/), FILE);
   assert.equal(failing.unreadable, null);
   assert.deepEqual(failing.problems, [P('/continued_trajectory_ref', 'error', 'continuation "c.json": cannot be read: boom')]);
   assert.equal((await load(mem(ref('', {})))).files.length, 1);
@@ -289,7 +271,7 @@ test('progress: the growing view is handed out with the steps read so far and th
   const m = mem({ 'trajectory.json': { schema_version: 'ATIF-v1.7', agent, steps } });
   const size = (await m.stat(FILE))!.size;
   const seen: [number, number, number, number, string | null][] = [];
-  const v = await loadTrajectory(chunked(m, 512), FILE, {}, undefined, async (view, p) => {
+  const v = await loadTrajectory(chunkedFs(m, 512), FILE, {}, undefined, async (view, p) => {
     seen.push([p.steps, view.steps.length, p.bytesRead, p.bytesTotal, view.schemaVersion]);
     assert.equal(view.toolCalls, 0);
     assert.ok(view.steps.every((s, i) => s.index === i));
@@ -317,7 +299,7 @@ test('progress on a clock: the first page at 60 steps when reading is quick, the
   const doc = (n: number) => ({ schema_version: 'ATIF-v1.7', agent, steps: Array.from({ length: n }, (_, i) => step(i + 1, 'agent', `m${i}`)) });
   const calls = async (n: number, clock: () => number) => {
     const seen: number[] = [];
-    const v = await withClock(clock, () => loadTrajectory(chunked(mem({ 'trajectory.json': doc(n) }), 64), FILE, {}, undefined, (view, p) => { seen.push(p.steps); }));
+    const v = await withClock(clock, () => loadTrajectory(chunkedFs(mem({ 'trajectory.json': doc(n) }), 64), FILE, {}, undefined, (view, p) => { seen.push(p.steps); }));
     assert.equal(v.steps.length, n);
     return seen;
   };
