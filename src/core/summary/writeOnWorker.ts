@@ -5,7 +5,8 @@
 // The caller gets first what it says (WrittenFacts: the path, the problems, the counts), as soon as the file is
 // written; then, when asked (`showRun`), the written run, built on the worker from the writer's own document
 // (readers/runSummary.ts runFromWrittenSummary: the run's folders are not read again) and handed over in slices of
-// tasks, each a JSON text the caller parses in its own turn of the event loop, the next slice asked for only then
+// tasks, each a JSON text of about SLICE_CHARS the caller parses in its own turn of the event loop (../jsonSlices.ts),
+// the next slice asked for only then
 // (Node hands every queued message over in one go: sent all at once, they were parsed in one block).
 // Progress and cancellation cross as messages. Without the worker bundle (a bundle without it, a port that is not
 // Node's) the caller writes on its own thread (writeRunSummary).
@@ -13,15 +14,15 @@ import { Worker } from 'node:worker_threads';
 import { NodeFs } from '../fs/nodeFs';
 import { workerBundle } from '../fs/workerBundle';
 import type { Problem, Run, Task } from '../model';
+import { jsonSlice } from '../jsonSlices';
 import { runFromWrittenSummary } from '../readers/runSummary';
 import { writeRunSummary, type WriteResult } from './write';
 
 const WORKER_FILE = 'summaryWriterWorker.js';
-/** Tasks per message of the written run (~250 KB of JSON at 4 repeats a task: a few ms of the caller's thread each). */
-const TASKS_PER_MESSAGE = 64;
 
 /** Caller → worker: the job (once), then an abort, or asks for the next slice of the run. */
-export interface WriterJob { rollouts: string; maxFileBytes?: number; showRun?: boolean }
+/** `sliceChars`: characters of JSON per slice of the run's tasks (default SLICE_CHARS; tests give a small one). */
+export interface WriterJob { rollouts: string; maxFileBytes?: number; showRun?: boolean; sliceChars?: number }
 export type WriterAsk = { kind: 'abort' } | { kind: 'more' };
 
 /** What a write did, without the document: small enough to cross threads in no time. */
@@ -94,9 +95,11 @@ export async function serveWrite(job: WriterJob, post: (m: WriterMsg) => void, o
   const run = await runFromWrittenSummary(fs, { path: result.path, document: result.document, bytes: result.bytes, problems: result.problems }, job.rollouts);
   const tasks = run.tasks;
   post({ kind: 'run', head: JSON.stringify({ ...run, tasks: [] }) });
-  for (let i = 0; i < tasks.length; i += TASKS_PER_MESSAGE) {
+  for (let i = 0; i < tasks.length;) {
     await asked();
-    post({ kind: 'tasks', json: JSON.stringify(tasks.slice(i, i + TASKS_PER_MESSAGE)) });
+    const slice = jsonSlice(tasks, i, job.sliceChars);
+    post({ kind: 'tasks', json: slice.json });
+    i = slice.end;
   }
   await asked();
   post({ kind: 'end' });

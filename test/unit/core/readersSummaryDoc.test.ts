@@ -1,5 +1,5 @@
 // The worker's side of reading a large run summary (src/core/readers/nemo/summaryDoc.ts), called on this thread: what
-// serveSummary sends (the head, the tasks in slices of 200 in order, the text's SHA-256 at the end), where placeInFile
+// serveSummary sends (the head, the tasks in order in slices cut by size, the text's SHA-256 at the end), where placeInFile
 // places paths (only while the file is the text that was digested), how placeDeferred fills in the lines of the
 // problems waiting for one, and when readSummaryDocument reads on this thread.
 import { test, after } from 'node:test';
@@ -13,6 +13,8 @@ import type { FsPort } from '../../../src/core/fs/port';
 import type { Problem } from '../../../src/core/model';
 import { locate, parseJsonDocument, type JsonDocument } from '../../../src/core/readers/jsonFile';
 import { readRunSummary } from '../../../src/core/readers/runSummary';
+import { SLICE_CHARS } from '../../../src/core/jsonSlices';
+import { assertSlicedBySize } from '../../support/slices';
 import {
   placeDeferred, placeInFile, readSummaryDocument, serveSummary, SUMMARY_WORKER_MIN_BYTES, type SummaryMsg,
 } from '../../../src/core/readers/nemo/summaryDoc';
@@ -33,10 +35,10 @@ type Obj = Record<string, unknown>;
 type Head = Extract<SummaryMsg, { kind: 'head' }>;
 
 /** Runs serveSummary as the caller would: asks for the next message until the end; every message in order. */
-async function serve(file: string, maxBytes?: number): Promise<SummaryMsg[]> {
+async function serve(file: string, maxBytes?: number, sliceChars?: number): Promise<SummaryMsg[]> {
   const got: SummaryMsg[] = [];
   let ask: (() => void) | undefined;
-  await serveSummary({ path: file, ...(maxBytes !== undefined ? { maxBytes } : {}) }, (m) => got.push(m), (f) => { ask = () => f({ more: true }); });
+  await serveSummary({ path: file, ...(maxBytes !== undefined ? { maxBytes } : {}), ...(sliceChars !== undefined ? { sliceChars } : {}) }, (m) => got.push(m), (f) => { ask = () => f({ more: true }); });
   assert.ok(ask, 'serveSummary waits for the caller to ask');
   for (let n = 0; n < 10_000 && got[got.length - 1].kind !== 'end'; n++) ask();
   return got;
@@ -46,28 +48,34 @@ function task(i: number): Obj {
   return { task_id: `t${i}`, task_index: i, repeats: [{ repeat: 0, outcome: 'scored', reward: i % 2 }] };
 }
 
-test('serveSummary: the head without the tasks, then the tasks 200 a slice in order, then the digest of the text', async () => {
+test('serveSummary: the head without the tasks, then the tasks in order in slices cut by size, then the digest of the text', async () => {
   const doc = { schema_version: 1, target: 'harbor:x@1', files: { rollouts: 'rollouts.jsonl' }, tasks: Array.from({ length: 450 }, (_, i) => task(i)) };
   const text = JSON.stringify(doc, null, 2) + '\n';
-  const msgs = await serve(writeFile(text));
-  assert.deepEqual(msgs.map((m) => m.kind), ['head', 'tasks', 'tasks', 'tasks', 'end']);
+  const msgs = await serve(writeFile(text), undefined, 4000);
+  const n = msgs.length - 2;
+  assert.ok(n >= 8, `${n} slices of ~4,000 characters for ~36,000`);
+  assert.deepEqual(msgs.map((m) => m.kind), ['head', ...Array<string>(n).fill('tasks'), 'end']);
   const head = msgs[0] as Head;
   assert.equal(head.ok, true);
   assert.equal(head.tasks, 450);
   assert.deepEqual(head.problems, []);
   assert.deepEqual(head.value, { ...doc, tasks: undefined });
-  const slices = msgs.slice(1, 4).map((m) => JSON.parse((m as { json: string }).json) as Obj[]);
-  assert.deepEqual(slices.map((s) => s.length), [200, 200, 50]);
-  assert.deepEqual(slices.flat(), doc.tasks);
-  assert.deepEqual(msgs[4], { kind: 'end', digest: sha256(text) });
+  assertSlicedBySize(msgs.slice(1, n + 1).map((m) => (m as { json: string }).json), doc.tasks, 4000);
+  assert.deepEqual(msgs[n + 1], { kind: 'end', digest: sha256(text) });
+  // by default, slices of SLICE_CHARS
+  const byDefault = await serve(writeFile(text));
+  const m = byDefault.length - 2;
+  assert.ok(m >= 2, 'more than one default slice');
+  assertSlicedBySize(byDefault.slice(1, m + 1).map((x) => (x as { json: string }).json), doc.tasks, SLICE_CHARS);
   // asked again after the end: the end again, nothing more of the tasks
   const again = await serve(writeFile(JSON.stringify({ files: {}, tasks: [] })));
   assert.deepEqual(again.map((m) => m.kind), ['head', 'end']);
   assert.equal((again[0] as Head).tasks, 0);
 });
 
-test('serveSummary: exactly 200 tasks are one slice; the schema\'s problems are in the head, at their lines', async () => {
+test('serveSummary: tasks within one slice\'s size are one slice; the schema\'s problems are in the head, at their lines', async () => {
   const tasks = Array.from({ length: 200 }, (_, i) => task(i));
+  assert.ok(JSON.stringify(tasks).length < SLICE_CHARS);
   (tasks[3].repeats as Obj[])[0].reward = '1';
   const text = JSON.stringify({ files: { rollouts: 'r.jsonl' }, tasks }, null, 2);
   const file = writeFile(text);
@@ -136,8 +144,8 @@ test('the digest is the SHA-256 of the whole text, surrogate pairs across the 1M
   assert.equal(text.charCodeAt(2 * PIECE - 2), 0xdbff);
   assert.equal(text.charCodeAt(3 * PIECE - 3), 0xde00);
   const file = writeFile(text);
-  const msgs = await serve(file);
-  assert.equal(msgs.filter((m) => m.kind === 'tasks').length, 5);
+  const msgs = await serve(file, undefined, 16000);
+  assert.ok(msgs.filter((m) => m.kind === 'tasks').length >= 4);
   const end = msgs[msgs.length - 1];
   assert.deepEqual(end, { kind: 'end', digest: sha256(text) });
   // placeInFile takes the same digest of the file read again

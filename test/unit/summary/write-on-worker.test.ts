@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SLICE_CHARS } from '../../../src/core/jsonSlices';
 import { countRun } from '../../../src/core/model';
 import { runFromWrittenSummary } from '../../../src/core/readers/runSummary';
 import { writeRunSummary } from '../../../src/core/summary';
@@ -12,6 +13,7 @@ import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { factsOf, serveWrite, writeRunSummaryOnWorker, writerWorkerFile, writerWorkersRunning, type WriterAsk, type WriterJob, type WriterMsg } from '../../../src/core/summary/writeOnWorker';
 import { buildRun, padRolloutsTo, type MiniRepeat, type MiniTask } from './builders';
 import { nodeFs, posix, tmpDir } from './helpers';
+import { assertSlicedBySize } from '../../support/slices';
 
 const TASKS: MiniTask[] = [
   { id: 'a', repeats: [{ outcome: 'scored' }, { outcome: 'scored', mode: 'separate', files: ['test-stdout.txt', 'reward.json', 'artifacts/'] }] },
@@ -144,14 +146,26 @@ class Served {
   }
 }
 
-test('serveWrite: the facts of a write on this thread, then the run in slices of 64 tasks, each sent only when asked, then the end', async () => {
+/**
+ * The written run of `rollouts` as this thread builds it, and a slice budget that cuts its tasks into `n` (2 or 3)
+ * slices: each of the first n - 1 slices ends at or just past the whole's 1/n, so the last holds the rest, no more than
+ * one share (tasks far smaller than a share).
+ */
+async function writtenHere(rollouts: string, n: number) {
+  const here = await writeRunSummary(nodeFs, rollouts, { keepBytes: true });
+  const run = await runFromWrittenSummary(nodeFs, { path: here.path, document: here.document, bytes: here.bytes!, problems: here.problems }, rollouts);
+  const total = run.tasks.reduce((a, t) => a + JSON.stringify(t).length + 1, 0);
+  return { here, run, budget: n === 2 ? Math.ceil(total / 2) : Math.floor(total / n) };
+}
+
+test('serveWrite: the facts of a write on this thread, then the run in slices cut by size, each sent only when asked, then the end', async () => {
   const dir = tmpDir('serve-write');
   const tasks: MiniTask[] = Array.from({ length: 130 }, (_, i) => ({ id: `t${String(i).padStart(3, '0')}`, repeats: [{ outcome: 'scored' }] }));
   const rollouts = posix(buildRun(dir, { tasks }));
-  // 128 tasks (two slices exactly): the end follows the second slice, no empty third one; an ask that comes before
+  // 128 tasks in two slices: the end follows the second slice, no empty third one; an ask that comes before
   // the run is ready is kept.
   const even = posix(buildRun(tmpDir('serve-write-even'), { tasks: tasks.slice(0, 128) }));
-  const early = new Served({ rollouts: even, showRun: true });
+  const early = new Served({ rollouts: even, showRun: true, sliceChars: (await writtenHere(even, 2)).budget });
   early.ask();
   await early.settle(4);
   assert.deepEqual(early.kinds(), ['progress', 'done', 'run', 'tasks']);
@@ -160,9 +174,8 @@ test('serveWrite: the facts of a write on this thread, then the run in slices of
   early.ask();
   await early.done;
   assert.deepEqual(early.kinds(), ['progress', 'done', 'run', 'tasks', 'tasks', 'end']);
-  const here = await writeRunSummary(nodeFs, rollouts, { keepBytes: true });
-  const fromMemory = await runFromWrittenSummary(nodeFs, { path: here.path, document: here.document, bytes: here.bytes!, problems: here.problems }, rollouts);
-  const s = new Served({ rollouts, showRun: true });
+  const { here, run: fromMemory, budget } = await writtenHere(rollouts, 3);
+  const s = new Served({ rollouts, showRun: true, sliceChars: budget });
   await s.settle(3);
   assert.deepEqual(s.kinds(), ['progress', 'done', 'run'], 'the run\'s head is sent unasked, its tasks wait');
   const size = fs.statSync(rollouts).size + fs.statSync(rollouts.replace(/\.jsonl$/, '_materialized_inputs.jsonl')).size;
@@ -177,12 +190,23 @@ test('serveWrite: the facts of a write on this thread, then the run in slices of
   s.ask();
   await s.settle(6);
   assert.deepEqual(s.kinds().slice(3), ['tasks', 'tasks', 'tasks'], 'the end waits for its own ask');
-  const slices = s.posted.slice(3).map((m) => JSON.parse((m as { json: string }).json) as { id: string }[]);
-  assert.deepEqual(slices.map((t) => t.length), [64, 64, 2]);
-  assert.deepEqual(slices.flat(), JSON.parse(JSON.stringify(fromMemory.tasks)));
+  const texts = s.posted.slice(3).map((m) => (m as { json: string }).json);
+  assertSlicedBySize(texts, fromMemory.tasks, budget);
   s.ask();
   await s.done;
   assert.deepEqual(s.kinds().slice(6), ['end']);
+});
+
+test('serveWrite: by default the run\'s slices are of SLICE_CHARS', async () => {
+  const tasks: MiniTask[] = Array.from({ length: 400 }, (_, i) => ({ id: `t${String(i).padStart(3, '0')}`, repeats: [{ outcome: 'scored' }, { outcome: 'scored' }] }));
+  const rollouts = posix(buildRun(tmpDir('serve-write-default'), { tasks }));
+  const { run } = await writtenHere(rollouts, 1);
+  const s = new Served({ rollouts, showRun: true });
+  for (let i = 0; i < 100 && s.kinds().at(-1) !== 'end'; i++) { s.ask(); await s.settle(s.posted.length + 1); }
+  await s.done;
+  const texts = s.posted.filter((m) => m.kind === 'tasks').map((m) => (m as { json: string }).json);
+  assert.ok(texts.length >= 2, `${texts.length} slices`);
+  assertSlicedBySize(texts, run.tasks, SLICE_CHARS);
 });
 
 test('serveWrite: without showRun, or after a write that failed, only progress and the facts; an abort is a cancelled write', async () => {

@@ -2,8 +2,9 @@
 // ~40 MB, and decoding, parsing, the honesty checks and the schema held the extension host for seconds in one piece.
 // On a port whose paths Node reads (FsPort.nodeLocal) a large summary is read, parsed and validated on a worker
 // thread (summaryDocWorker.ts, bundled as out/summaryDocWorker.js); its value comes back in slices of tasks, each a
-// JSON text parsed in its own turn of the caller's event loop (a structured clone of the same objects cost the caller
-// more time, and kept ~0.9 KiB more per repeat: its strings are not shared as JSON.parse's keys are). Each task is let
+// JSON text of about SLICE_CHARS parsed in its own turn of the caller's event loop (../../jsonSlices.ts; a structured
+// clone of the same objects cost the caller more time, and kept ~0.9 KiB more per repeat: its strings are not shared
+// as JSON.parse's keys are). Each task is let
 // go on the worker once sent, and the worker ends with the last slice: its heap (the 40 MB text, the parsed tree, the
 // schema's copy: ~170 MB at 40,000 repeats) is not held beside the caller's model while the caller reads on. A problem
 // found later is placed at its line by a second worker that reads the file again (JsonDocument.placeLater), once, at
@@ -20,14 +21,14 @@ import { locate, readJsonDocument, type JsonDocument } from '../jsonFile';
 import { isObj } from './summaryShape';
 import { LARGE_DOCS, type LargeDocKind } from '../largeDocs';
 import { workerBundle } from '../../fs/workerBundle';
+import { jsonSlice } from '../../jsonSlices';
 
 /** Summaries smaller than this are read on this thread (starting a worker costs more than it saves). */
 export const SUMMARY_WORKER_MIN_BYTES = 1 << 20;
-/** Tasks per message from the worker (a few ms of the caller's thread each). */
-const TASKS_PER_MESSAGE = 200;
 const WORKER_FILE = 'summaryDocWorker.js';
 
-export interface SummaryJob { path: string; maxBytes?: number; kind?: LargeDocKind }
+/** `sliceChars`: characters of JSON per slice of tasks (default SLICE_CHARS; tests give a small one). */
+export interface SummaryJob { path: string; maxBytes?: number; kind?: LargeDocKind; sliceChars?: number }
 /** A second worker's job: place these paths in the file, if its text is still the one parsed (`digest`). */
 export interface PlaceJob { path: string; maxBytes?: number; digest: string; paths: JsonPath[] }
 
@@ -218,16 +219,16 @@ export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg) => voi
   doc.value = undefined; // the tree goes as it is sent
   // The digest is taken a share at a time after each slice is sent (while the caller parses it), not all at the end.
   const digest = textDigest(doc.text);
-  const share = Math.ceil(doc.text.length / (Math.ceil((all?.length ?? 0) / TASKS_PER_MESSAGE) || 1));
+  const perTask = doc.text.length / (all?.length || 1);
   doc.text = '';
   let next = 0;
   onAsk(() => {
     if (all && next < all.length) {
-      const end = Math.min(next + TASKS_PER_MESSAGE, all.length);
-      post({ kind: 'tasks', json: JSON.stringify(all.slice(next, end)) });
+      const { json, end } = jsonSlice(all, next, job.sliceChars);
+      post({ kind: 'tasks', json });
       all.fill(undefined, next, end); // the caller has its own copy
+      digest.step(Math.ceil(perTask * (end - next)));
       next = end;
-      digest.step(share);
       return;
     }
     all = undefined;
