@@ -63,3 +63,61 @@ test('relativePath: siblings that share a prefix, a base found later in the targ
   assert.equal(relativePath('C:/a/b', 'c:/a/d'), '../d', 'the same drive, either case');
   assert.equal(relativePath('/a/./b', '/a/b/c'), 'c', 'a base that is not normal');
 });
+
+/** joinPath / normalizePath / isNormalAbsolute as they were before their fast paths (one regex, split and join). */
+const NORMAL_RE = /^(?:\/(?!\.\.?(?:\/|$))[^/\\]+)+$/;
+function normalizeSlow(p: string): string {
+  if (NORMAL_RE.test(p)) return p;
+  const drive = /^[A-Za-z]:/.test(p) ? p.slice(0, 2) : '';
+  const rest = (drive ? p.slice(2) : p).replace(/\\/g, '/');
+  const out: string[] = [];
+  for (const seg of rest.split('/')) {
+    if (!seg || seg === '.') continue;
+    if (seg === '..') { out.pop(); continue; }
+    out.push(seg);
+  }
+  return `${drive}/${out.join('/')}`;
+}
+function joinSlow(base: string, ...parts: string[]): string {
+  let p = base;
+  for (const part of parts) {
+    if (!part) continue;
+    p = isAbsolutePath(part) ? part : `${p.replace(/\/+$/, '')}/${part}`;
+  }
+  return normalizeSlow(p);
+}
+
+test('the fast paths of joinPath, normalizePath and isNormalAbsolute answer as the slow ones on tricky inputs', () => {
+  const names = ['', '.', '..', '...', '.a', 'a.', 'a..b', 'a', 'bc', 'C:', 'c:', 'a:b', ' ', 'a\\b', '\\', 'é', 'a\nb'];
+  const pieces: string[] = [];
+  for (const x of names) {
+    pieces.push(x, `/${x}`, `${x}/`, `//${x}`, `${x}//`);
+    for (const y of names) pieces.push(`${x}/${y}`, `${x}\\${y}`, `${x}//${y}`);
+  }
+  pieces.push('C:/a', 'c:\\a', 'C:\\', 'C:/', 'x:/..', '/C:/a', 'a/b/c/./d', 'a/../../b');
+  const bases = ['/', '//', '/a', '/a/', '/a//', '/a/b', '/a/./b', '/a/../b', '/a\\b', '/..', '/.', 'a', 'a/b', '', 'C:/a', 'C:\\a',
+    '/a:b', '/jobs/job 1/trial__x', '/.../x', '/.hidden'];
+  for (const p of [...pieces, ...bases]) {
+    assert.equal(normalizePath(p), normalizeSlow(p), `normalizePath(${JSON.stringify(p)})`);
+    assert.equal(isNormalAbsolute(p), NORMAL_RE.test(p), `isNormalAbsolute(${JSON.stringify(p)})`);
+  }
+  for (const b of [...bases, ...pieces.slice(0, 200)]) {
+    for (const part of pieces) {
+      // Twice: the second time the base may be the one remembered as normal.
+      for (let k = 0; k < 2; k++) assert.equal(joinPath(b, part), joinSlow(b, part), `joinPath(${JSON.stringify(b)}, ${JSON.stringify(part)})`);
+    }
+    assert.equal(joinPath(b, 'x', '..', 'y/z'), joinSlow(b, 'x', '..', 'y/z'));
+    assert.equal(joinPath(b), joinSlow(b));
+  }
+});
+
+test('joinPath of plain names to a normal folder, and what is not plain', () => {
+  assert.equal(joinPath('/jobs/j/t', 'verifier/ctrf.json'), '/jobs/j/t/verifier/ctrf.json');
+  assert.equal(joinPath('/jobs/j/t', 'verifier/../ctrf.json'), '/jobs/j/t/ctrf.json');
+  assert.equal(joinPath('/jobs/j/t', 'C:/x'), 'C:/x', 'a drive path replaces the base');
+  assert.equal(joinPath('/jobs/j/t', 'C:'), '/jobs/j/t/C:', 'a bare drive letter is a name');
+  assert.equal(joinPath('/jobs/j/t/', 'a'), '/jobs/j/t/a', 'a trailing slash on the base');
+  assert.equal(joinPath('/', 'a'), '/a');
+  assert.equal(joinPath('', 'a'), '/a');
+  assert.equal(joinPath('/a\\b', 'c'), '/a/b/c', 'a backslash in the base');
+});
