@@ -70,21 +70,29 @@ export function duplicateKey(text: string): { key: string; offset: number } | un
  * One pass over JSON text for what the readers check before and after JSON.parse: the offset of the first bracket
  * that opens nesting level `maxDepth` + 1 (-1 when none: jsonDepth.ts depthExceededAt), and how many keys its objects
  * write, all objects together (strings in key position; counted up to that bracket). No allocation but one flag per
- * open bracket.
+ * open bracket; a string is skipped by `indexOf` to its closing quote, not read a character at a time.
  */
 export function scanJsonText(text: string, maxDepth: number): { deepAt: number; writtenKeys: number } {
   const inObject: boolean[] = [];
   let depth = 0;
   let expectKey = false;
   let n = 0;
-  for (let i = 0; i < text.length; i++) {
+  const end = text.length;
+  for (let i = 0; i < end; i++) {
     const c = text.charCodeAt(i);
+    if (c <= 0x20) continue; // white space (most of a pretty-printed file) changes nothing
     if (c === 0x22) {
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
+      // The string ends at the next quote not escaped: one after an even run of backslashes (the run starts past
+      // a character that is not a backslash, so its length says whether it escapes the quote).
+      let q = text.indexOf('"', i + 1);
+      for (;;) {
+        if (q < 0) { q = end; break; }
+        let b = q - 1;
+        while (b > i && text.charCodeAt(b) === 0x5c) b--;
+        if (((q - 1 - b) & 1) === 0) break;
+        q = text.indexOf('"', q + 1);
       }
+      i = q;
       if (expectKey) n++;
       expectKey = false;
     } else if (c === 0x7b || c === 0x5b) {

@@ -86,6 +86,44 @@ test('scanJsonText: the keys written (strings in key position), up to the bracke
   assert.deepEqual(scanJsonText(']{"a":1,"b":2}', 10), { deepAt: -1, writtenKeys: 1 }, 'a closer first: the depth goes below zero');
 });
 
+/** scanJsonText as it was, a character at a time (strings included): the reference for the one that skips strings. */
+function scanByChar(text: string, maxDepth: number): { deepAt: number; writtenKeys: number } {
+  const inObject: boolean[] = [];
+  let depth = 0;
+  let expectKey = false;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      if (expectKey) n++;
+      expectKey = false;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return { deepAt: i, writtenKeys: n };
+      if (depth > 0) inObject[depth - 1] = c === 0x7b;
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) { depth--; expectKey = false; } else if (c === 0x2c) { expectKey = depth > 0 && inObject[depth - 1]; }
+  }
+  return { deepAt: -1, writtenKeys: n };
+}
+
+test('scanJsonText answers as a scan a character at a time on 20,000 seeded texts (runs of backslashes, quotes, unclosed strings)', () => {
+  const alphabet = ['"', '"', '\\', '\\', '\\\\', '{', '}', '[', ']', ',', ':', ' ', '\n', 'a', '\u00e9', '\t', '\u0001'];
+  let seed = 20261202;
+  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) >>> 0; return (seed >>> 8) % n; };
+  for (let run = 0; run < 20000; run++) {
+    const text = Array.from({ length: rnd(24) }, () => alphabet[rnd(alphabet.length)]).join('');
+    const max = rnd(4);
+    assert.deepEqual(scanJsonText(text, max), scanByChar(text, max), JSON.stringify(text));
+  }
+  assert.deepEqual(scanJsonText('{"a\\\\":1,"b\\\\\\"":2, "c":"\\\\\\\\"}', 5), { deepAt: -1, writtenKeys: 3 }, 'runs of escaped backslashes');
+  assert.deepEqual(scanJsonText('{"a":"x\\', 5), { deepAt: -1, writtenKeys: 1 }, 'a string left open at the end');
+});
+
 test('walkParsed and sanitizeNumbers: keys kept, numbers beyond a double replaced by null with their path (at most max listed), -0 → 0', () => {
   const v = JSON.parse('{"r":1e400,"s":[-1e400,-0,{"t":1e999}],"u":{"v":-0,"w":2},"x":null}') as Record<string, unknown>;
   const w = walkParsed(v, 2);

@@ -1,6 +1,7 @@
 // Reads the trials of a Harbor job in batches: each batch's folders, result.json files and evidence folders are
-// gathered in one call (trialFiles.ts), the next batch's while this one is parsed, so the file system work (on a
-// worker thread where the backend can) overlaps the parsing on the caller's thread.
+// gathered in one call (trialFiles.ts), the next batch's while this one is parsed, and a batch's follow-up files
+// while the batch before it is built, so the file system work (on a worker thread where the backend can) overlaps
+// the parsing on the caller's thread, which does not wait for it.
 import type { FsPort } from '../../fs/port';
 import { TimeSlice } from '../../turn';
 import { trialFromFiles, type TrialRead } from './trial';
@@ -32,14 +33,17 @@ export interface TrialProgress {
   trials: readonly TrialRead[];
 }
 
-/** Stages 2 and 3 for one batch, then each trial's attempt. Folders that are not trials are left out. */
-async function readBatch(fs: FsPort, folders: TrialFiles[], jobFinished: boolean, slice: TimeSlice): Promise<TrialRead[]> {
-  const trials = folders.filter(isTrialFolder);
-  const results: ResultRead[] = [];
-  for (const t of trials) {
-    results.push(readResult(t, jobFinished));
-    if (slice.due) await slice.yield();
-  }
+/** One batch after stage 1: its trial folders, their results as read, and stages 2 to 4 under way (each trial's steps). */
+interface BatchRead {
+  trials: TrialFiles[];
+  results: ResultRead[];
+  steps: Promise<string[][]>;
+  /** Folders of the batch (trials or not). */
+  folders: number;
+}
+
+/** Stages 2, 3 and 4 for one batch whose results are read: each trial's step names. */
+async function followUpsOf(fs: FsPort, trials: TrialFiles[], results: ResultRead[]): Promise<string[][]> {
   await gatherFor(fs, trials.map((t, i) => followUps(t, {
     needConfig: needsConfigFile(results[i]),
     // A passed trial's ctrf.json lists no failure worth reading (as for run summaries): only the others are read.
@@ -51,17 +55,36 @@ async function readBatch(fs: FsPort, folders: TrialFiles[], jobFinished: boolean
   const multi = trials.flatMap((t, i) => (steps[i].length ? [{ t, i }] : []));
   await gatherFor(fs, multi.map(({ t, i }) => stepRequests(t, steps[i])));
   await gatherFor(fs, multi.map(({ t, i }) => stepRewardRequests(t, steps[i], results[i])));
-  const out: TrialRead[] = [];
-  for (let i = 0; i < trials.length; i++) {
-    out.push(trialFromFiles(trials[i], results[i], readConfig(trials[i]), steps[i], jobFinished));
+  return steps;
+}
+
+/** Each trial's result (stage 1 read it), then stages 2 to 4 asked for. Folders that are not trials are left out. */
+async function readBatch(fs: FsPort, folders: TrialFiles[], jobFinished: boolean, slice: TimeSlice): Promise<BatchRead> {
+  const trials = folders.filter(isTrialFolder);
+  const results: ResultRead[] = [];
+  for (const t of trials) {
+    results.push(readResult(t, jobFinished));
     if (slice.due) await slice.yield();
   }
-  return out;
+  const steps = followUpsOf(fs, trials, results);
+  steps.catch(() => undefined); // awaited when the batch is built, after the next batch's results: not unhandled meanwhile
+  return { trials, results, steps, folders: folders.length };
+}
+
+/** Each trial's attempt, once stages 2 to 4 are in. */
+async function buildBatch(b: BatchRead, jobFinished: boolean, slice: TimeSlice, out: TrialRead[]): Promise<void> {
+  const steps = await b.steps;
+  for (let i = 0; i < b.trials.length; i++) {
+    out.push(trialFromFiles(b.trials[i], b.results[i], readConfig(b.trials[i]), steps[i], jobFinished));
+    if (slice.due) await slice.yield();
+  }
 }
 
 /**
- * Every trial among the job's sub-folders `names` (sorted), in that order. The next batch is gathered while one is
- * parsed; the caller's thread yields by time slices; `onProgress` hears after each batch.
+ * Every trial among the job's sub-folders `names` (sorted), in that order. The folder lister's worker is kept one
+ * step ahead of this thread: while a batch's results are parsed here, the next batch's folders are gathered there;
+ * while a batch's attempts are built here, the next batch's follow-up files are read there (so this thread does not
+ * wait for them). The caller's thread yields by time slices; `onProgress` hears after each batch is built.
  */
 export async function readTrials(
   fs: FsPort, jobDir: string, names: readonly string[], jobFinished: boolean,
@@ -73,12 +96,19 @@ export async function readTrials(
   const slice = new TimeSlice();
   let pending = batches.length ? gatherTrialFolders(fs, jobDir, batches[0]) : undefined;
   let done = 0;
+  let prev: BatchRead | undefined;
+  const build = async (b: BatchRead) => {
+    await buildBatch(b, jobFinished, slice, out);
+    done += b.folders;
+    onProgress?.({ done, total: names.length, trials: out });
+  };
   for (let b = 0; b < batches.length; b++) {
     const folders = await pending!;
     pending = b + 1 < batches.length ? gatherTrialFolders(fs, jobDir, batches[b + 1]) : undefined;
-    for (const t of await readBatch(fs, folders, jobFinished, slice)) out.push(t);
-    done += batches[b].length;
-    onProgress?.({ done, total: names.length, trials: out });
+    const read = await readBatch(fs, folders, jobFinished, slice);
+    if (prev) await build(prev);
+    prev = read;
   }
+  if (prev) await build(prev);
   return out;
 }
