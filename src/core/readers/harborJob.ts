@@ -59,9 +59,11 @@ async function jobFilesStamp(fs: FsPort, jobDir: string): Promise<{ stamp: strin
 
 /**
  * The job folder's listing and its config.json, lock.json and result.json, in one gather; the lock (one entry per
- * trial: MBs on a big job) parsed on a worker thread where one can start (harbor/jobLock.ts).
+ * trial: MBs on a big job) parsed on a worker thread where one can start (harbor/jobLock.ts), not waited for: `now`
+ * is the job as far as config.json and result.json go (no lock, nor its problems), `job` the whole of it once the
+ * lock is read (a big job's trials are read meanwhile, readHarborJobState).
  */
-async function readJobFiles(fs: FsPort, jobDir: string, lockSize: number): Promise<{ entries: Map<string, string>; job: JobFiles }> {
+async function readJobFilesEarly(fs: FsPort, jobDir: string, lockSize: number): Promise<{ entries: Map<string, string>; now: JobFiles; job: Promise<JobFiles> }> {
   const names = JOB_JSON;
   const lockJob = { path: joinPath(jobDir, 'lock.json'), maxBytes: Math.min(MAX_JSON_BYTES, fs.maxFileBytes ?? MAX_JSON_BYTES) };
   // The lock is read on its own (harbor/jobLock.ts); config.json and result.json with the folder's listing.
@@ -71,7 +73,7 @@ async function readJobFiles(fs: FsPort, jobDir: string, lockSize: number): Promi
   const entries = new Map<string, string>(got.lists[0] ?? []);
   const problems: Problem[] = [];
   const files: RunFile[] = [];
-  const parse = <T>(i: number, key: string, schema: Schema<T>): T | null => {
+  const parse = <T>(i: number, key: string, schema: Schema<T>, problems: Problem[]): T | null => {
     const name = names[i];
     const path = joinPath(jobDir, name);
     const present = entries.get(name) === 'file';
@@ -85,18 +87,28 @@ async function readJobFiles(fs: FsPort, jobDir: string, lockSize: number): Promi
     problems.push(...issueProblems(doc, p.error.issues, `job ${name}`, 5));
     return null;
   };
-  const config = parse(0, 'job-config', JobConfigSchema);
+  const config = parse(0, 'job-config', JobConfigSchema, problems);
   const lockPresent = entries.get('lock.json') === 'file';
   files.push({ key: 'job-lock', label: 'lock.json', path: lockPresent ? joinPath(jobDir, 'lock.json') : null, present: lockPresent });
-  const lock = lockPresent ? await lockRead : undefined;
-  if (lock) problems.push(...lock.problems);
-  const result = parse(2, 'job-result', JobResultSchema);
+  // The result's problems come after the lock's (the order the files are listed in).
+  const after: Problem[] = [];
+  const result = parse(2, 'job-result', JobResultSchema, after);
   const log = entries.get('job.log') === 'file';
   files.push({ key: 'job-log', label: 'job.log', path: log ? joinPath(jobDir, 'job.log') : null, present: log });
   if (entries.get('analysis.json') === 'file') {
     files.push({ key: 'analysis', label: 'analysis.json', path: joinPath(jobDir, 'analysis.json'), present: true });
   }
-  return { entries, job: { config, result, lock: lock?.lock ?? null, files, problems } };
+  const now: JobFiles = { config, result, lock: null, files, problems: [...problems, ...after] };
+  const job = lockPresent
+    ? lockRead.then((lock) => ({ ...now, lock: lock.lock ?? null, problems: [...problems, ...lock.problems, ...after] }))
+    : Promise.resolve(now);
+  return { entries, now, job };
+}
+
+/** readJobFilesEarly, the lock waited for. */
+async function readJobFiles(fs: FsPort, jobDir: string, lockSize: number): Promise<{ entries: Map<string, string>; job: JobFiles }> {
+  const { entries, job } = await readJobFilesEarly(fs, jobDir, lockSize);
+  return { entries, job: await job };
 }
 
 function distinct(values: (string | null | undefined)[]): string[] {
@@ -251,13 +263,18 @@ export interface HarborJobState {
 export async function readHarborJobState(fs: FsPort, jobDir: string, opts: HarborReadOptions = {}): Promise<HarborJobState> {
   const root = trimDir(jobDir);
   const { stamp: jobStamp, lockSize } = await jobFilesStamp(fs, root);
-  const { entries, job } = await readJobFiles(fs, root, lockSize);
-  const jobFinished = !!job.result?.finished_at;
+  // The trials are read while the lock is (on its worker): a run shown while they are read has the lock once it is in.
+  const early = await readJobFilesEarly(fs, root, lockSize);
+  const { entries } = early;
+  let jobNow = early.now;
+  early.job.then((j) => { jobNow = j; }, () => undefined);
+  const jobFinished = !!jobNow.result?.finished_at;
   const names = trialFolderNames(entries);
-  const assemble = (trials: readonly TrialRead[]) => runOf(root, entries, job, trials);
+  const assemble = (trials: readonly TrialRead[]) => runOf(root, entries, jobNow, trials);
   const trials = await readTrials(fs, root, names, jobFinished, opts.onProgress && ((p) => {
     opts.onProgress!({ done: p.done, total: p.total, partial: () => assemble(p.trials) });
   }));
+  const job = await early.job;
   return { run: runOf(root, entries, job, trials, await tasksOfSliced(trials)), root, jobFinished, trials, job, jobStamp };
 }
 

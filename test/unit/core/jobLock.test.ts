@@ -192,3 +192,46 @@ test('a lock worker that fails, throws as it starts, exits without answering or 
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('the trials are read while the lock is: a lock slow to come holds back no trial; its problems keep their place (config, lock, result)', async () => {
+  const root = tmp();
+  try {
+    const job = await generateHarborJob(path.join(root, 'jobs'), harborEveryCase());
+    const jobDir = job.jobDir.split(path.sep).join('/');
+    fs.writeFileSync(`${jobDir}/config.json`, JSON.stringify({ n_attempts: 'two' }));
+    fs.writeFileSync(`${jobDir}/lock.json`, '{"harbor": ');
+    const result = JSON.parse(fs.readFileSync(`${jobDir}/result.json`, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(`${jobDir}/result.json`, JSON.stringify({ ...result, n_total_trials: 'many' }));
+    const node = new NodeFs();
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => { release = r; });
+    const timer = setTimeout(() => release(), 3000); // the reader before: waits for the lock first, then reads the trials
+    // Node's port, its paths said not to be Node's (the lock read through it), the lock's read held until a trial is read.
+    const port = new Proxy(node, {
+      get(target, key) {
+        if (key === 'nodeLocal') return false;
+        const v = Reflect.get(target, key);
+        if (key !== 'gather' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
+        return async (lists: string[], reads: { path: string }[], stats?: string[]) => {
+          if (reads.some((r) => r.path === `${jobDir}/lock.json`)) {
+            await released;
+            events.push('lock');
+          } else if (reads.some((r) => r.path.endsWith('/result.json') && path.posix.dirname(path.posix.dirname(r.path)) === jobDir)) {
+            if (!events.includes('trials')) events.push('trials');
+            release();
+          }
+          return v.call(target, lists, reads, stats);
+        };
+      },
+    }) as FsPort;
+    const run = await readHarborJob(port, jobDir);
+    clearTimeout(timer);
+    assert.deepEqual(events, ['trials', 'lock'], 'the trials were read before the lock came');
+    assert.deepEqual(run, await readHarborJob(node, jobDir), 'the same run as a read that did not wait');
+    const own = run.problems.filter((p) => path.posix.dirname(p.file) === jobDir).map((p) => path.posix.basename(p.file));
+    assert.deepEqual([...new Set(own)], ['config.json', 'lock.json', 'result.json'], 'the job files\' problems in their order');
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
