@@ -17,8 +17,8 @@ export class EvidenceList {
 
   constructor(readonly who: string) {}
 
-  present(kind: EvidenceKind, label: string, path: string, isDir = false, extra: Partial<Evidence> = {}): Evidence {
-    const e: Evidence = { kind, label, path, isDir, present: true, ...extra };
+  present(kind: EvidenceKind, label: string, path: string, isDir = false, extra?: Partial<Evidence>): Evidence {
+    const e: Evidence = extra ? { kind, label, path, isDir, present: true, ...extra } : { kind, label, path, isDir, present: true };
     this.evidence.push(e);
     return e;
   }
@@ -78,12 +78,20 @@ export function agentEvidence(list: EvidenceList, agentDir: string, entries: Lis
   const traj = joinPath(agentDir, 'trajectory.json');
   if (entries.get('trajectory.json') === 'file') list.present('trajectory', 'trajectory.json', traj);
   else if (expectTrajectory) list.absent('trajectory', 'trajectory.json', traj, expectTrajectory, false, entries.get('trajectory.json'));
-  const conts = [...entries.keys()]
-    .map((n) => ({ n, m: CONT_RE.exec(n) }))
-    .filter((x): x is { n: string; m: RegExpExecArray } => !!x.m && entries.get(x.n) === 'file')
-    .sort((a, b) => Number(a.m[1]) - Number(b.m[1]));
+  // Continuations are rare: no array unless the folder has one.
+  let conts: { n: string; k: number }[] | undefined;
+  for (const [n, type] of entries) {
+    if (type !== 'file' || !n.startsWith('trajectory.cont-')) continue;
+    const m = CONT_RE.exec(n);
+    if (m) (conts ??= []).push({ n, k: Number(m[1]) });
+  }
+  if (!conts) return;
+  conts.sort((a, b) => a.k - b.k);
   for (const { n } of conts) list.present('trajectory', n, joinPath(agentDir, n));
 }
+
+const TEST_OUTPUTS = ['test-stdout.txt', 'test-stderr.txt'] as const;
+const REWARD_FILES = ['reward.json', 'reward.txt'] as const;
 
 /**
  * verifier/: the folder, test-stdout.txt (and legacy test-stderr.txt), reward.json / reward.txt, ctrf.json with its
@@ -97,11 +105,11 @@ export function verifierEvidence(
   if (entries.size === 0 && !expectReward) return;
   if (entries.size > 0) list.present('verifier-logs', 'verifier/', verifierDir, true);
   const file = (name: string) => entries.get(name) === 'file';
-  for (const name of ['test-stdout.txt', 'test-stderr.txt']) {
+  for (const name of TEST_OUTPUTS) {
     if (file(name)) list.present('test-stdout', name, joinPath(verifierDir, name));
   }
   let reward = false;
-  for (const name of ['reward.json', 'reward.txt']) {
+  for (const name of REWARD_FILES) {
     if (file(name)) { list.present('reward-file', name, joinPath(verifierDir, name)); reward = true; }
   }
   if (!reward && expectReward) {

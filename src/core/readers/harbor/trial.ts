@@ -1,6 +1,6 @@
 // One Harbor trial dir → the attempt it is (without its place in the task: id, index and label come later), from
 // the files gathered for it (trialFiles.ts) and its result as read (trialResult.ts): no file access here.
-import type { Attempt, Problem, Tokens } from '../../model';
+import type { Attempt, Evidence, Problem, Tokens } from '../../model';
 import type { AgentContext, TrialConfig, TrialResult } from '../../schemas/harbor';
 import { jsonDocumentOf, type JsonDocument } from '../jsonFile';
 import { EvidenceList, agentEvidence, artifactsEvidence, verifierEvidence, writesTrajectory } from './evidence';
@@ -31,21 +31,24 @@ function seconds(a: string | null | undefined, b: string | null | undefined): nu
   return Number.isFinite(d) && d >= 0 ? d : null;
 }
 
+type Summed = 'n_input_tokens' | 'n_cache_tokens' | 'n_output_tokens' | 'cost_usd';
+
+/** The sum of one count over the contexts that hold it as a finite number; null when none does. */
+function sumOf(ctxs: readonly (AgentContext | null | undefined)[], key: Summed): number | null {
+  let total: number | null = null;
+  for (const c of ctxs) {
+    const v = c ? c[key] : null;
+    if (typeof v === 'number' && Number.isFinite(v)) total = (total ?? 0) + v;
+  }
+  return total;
+}
+
 function tokensOf(ctxs: (AgentContext | null | undefined)[]): { tokens?: Tokens; cost: number | null } {
-  const sum = (get: (c: AgentContext) => number | null | undefined): number | null => {
-    let total: number | null = null;
-    for (const c of ctxs) {
-      const v = c ? get(c) : null;
-      if (typeof v === 'number' && Number.isFinite(v)) total = (total ?? 0) + v;
-    }
-    return total;
-  };
-  const input = sum((c) => c.n_input_tokens);
-  const cached = sum((c) => c.n_cache_tokens);
-  const output = sum((c) => c.n_output_tokens);
-  const cost = sum((c) => c.cost_usd);
-  const any = input !== null || cached !== null || output !== null;
-  return { ...(any ? { tokens: { input, cached, output } } : {}), cost };
+  const input = sumOf(ctxs, 'n_input_tokens');
+  const cached = sumOf(ctxs, 'n_cache_tokens');
+  const output = sumOf(ctxs, 'n_output_tokens');
+  const cost = sumOf(ctxs, 'cost_usd');
+  return input !== null || cached !== null || output !== null ? { tokens: { input, cached, output }, cost } : { cost };
 }
 
 /** The name of the agent a trial ran: agent_info, else the config's (Harbor's default agent is "oracle"). */
@@ -207,9 +210,19 @@ export function trialFromFiles(
   if (list.provenance.length) attempt.provenance = list.provenance;
   if (r.state === 'ok' && (result?.verifier_result || result?.step_results?.length)) {
     // A multi-step trial's reward files are in its steps' verifier folders (the children of each step's evidence).
-    const files = new Set(list.evidence.flatMap((e) => [e, ...(e.children ?? [])]).filter((e) => e.kind === 'reward-file').map((e) => e.label));
+    let json = false;
+    let txt = false;
+    const note = (e: Evidence) => {
+      if (e.kind !== 'reward-file') return;
+      if (e.label === 'reward.json') json = true;
+      else if (e.label === 'reward.txt') txt = true;
+    };
+    for (const e of list.evidence) {
+      note(e);
+      if (e.children) for (const c of e.children) note(c);
+    }
     attempt.rewardMethod = list.provenance.some((p) => p.code === 'reward-details') ? 'rewardkit'
-      : files.has('reward.json') ? 'reward.json' : files.has('reward.txt') ? 'reward.txt' : null;
+      : json ? 'reward.json' : txt ? 'reward.txt' : null;
   }
   problems.push(...list.problems);
   attempt.dir = t.dir;
