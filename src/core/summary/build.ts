@@ -149,13 +149,36 @@ async function readSelection(fs: FsPort, rel: PathRelator, place: RunPlace, f: F
   };
   const ctx: ScanContext = { fs, problems, signal: opts.signal, onBytes, rowWorkers: opts.rowWorkers };
   const sel = new Selection();
-  const scheduleSource = schedulePath ? await readSchedule(ctx, schedulePath, sel) : null;
   const acc: RowsSummary = { taskSources: new Set(), rows: 0, notSelected: 0, taskIndexes: new Set() };
   const logDirs = new Set<string>();
   // The verifier folders are probed while the rows are still being scanned (the disk overlaps the CPU).
   const prefetch = new VerifierPrefetch(fs, rel, place.resultsDir, place.root, VERIFY_CONCURRENCY);
-  if (f.readable.rollouts) {
-    await readRows({ ...ctx, afterChunk: () => prefetch.backpressure() }, f.readable.rollouts, 'result', sel, !schedulePath, acc, logDirs, prefetch);
+  // The rollouts are read and picked on row workers while this thread reads the schedule; their rows are applied once
+  // it is read (the same order of rows and problems as one after the other). A schedule that cannot be read stops it.
+  let scheduleRead: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => { scheduleRead = resolve; });
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(opts.signal?.reason ?? new Error('cancelled'));
+  if (opts.signal?.aborted) onAbort();
+  else opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const rows = f.readable.rollouts
+    ? readRows({ ...ctx, signal: stop.signal, ready, afterChunk: () => prefetch.backpressure() }, f.readable.rollouts, 'result', sel, !schedulePath, acc, logDirs, prefetch)
+    : undefined;
+  rows?.catch(() => undefined); // (awaited below; a failure must not go unhandled while the schedule is read)
+  let scheduleSource: string | null;
+  try {
+    try {
+      scheduleSource = schedulePath ? await readSchedule(ctx, schedulePath, sel) : null;
+    } catch (e) {
+      stop.abort(e);
+      scheduleRead();
+      await rows?.catch(() => undefined);
+      throw e;
+    }
+    scheduleRead();
+    await rows;
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
   }
   if (f.readable.failures) await readRows(ctx, f.readable.failures, 'failure', sel, !schedulePath, acc, logDirs);
   let scheduleUnknown: string | null = null;

@@ -44,7 +44,17 @@ export interface ParallelLineHandlers {
   /** Awaited after each chunk's lines are applied when it returns a promise (backpressure). */
   afterChunk?(): Promise<void> | undefined;
   signal?: AbortSignal;
+  /**
+   * No line is applied (nor any other handler called) before this resolves: meanwhile the file is read and picked
+   * ahead, the answers kept without their chunks' buffers (read into again), at most HOLD_LINES lines of them (the writer reads the
+   * run's schedule on its thread meanwhile, build.ts).
+   */
+  ready?: Promise<void>;
 }
+
+/** Lines whose outcomes are kept while the caller is not ready (ParallelLineHandlers.ready): ~20 MB at most. */
+export const HOLD_LINES = 32_768;
+const NO_BYTES = new Uint8Array(0);
 
 let started = 0;
 let running = 0;
@@ -157,14 +167,43 @@ async function readInJobs(fs: FsPort, path: string, pool: RowWorkers, h: Paralle
     const wait = h.afterChunk?.();
     if (wait) await wait;
   };
+  // Until h.ready: jobs answered are kept (their lines counted in heldLines), only unanswered ones count against
+  // maxInFlight; past HOLD_LINES the read waits for ready.
+  let held = h.ready !== undefined;
+  let unanswered = 0;
+  let heldLines = 0;
+  let answeredOne: () => void = () => undefined;
+  // (A cancelled read stops holding at once: the next line applied throws the signal's reason.)
+  const ready = h.ready && new Promise<void>((resolve) => {
+    h.ready!.then(resolve, resolve);
+    if (h.signal?.aborted) resolve();
+    else h.signal?.addEventListener('abort', () => resolve(), { once: true });
+  }).then(() => { held = false; });
   const enqueue = async (item: Item) => {
     queue.push(item);
-    while (queue.length >= maxInFlight) await apply(queue.shift()!);
+    while (queue.length >= maxInFlight) {
+      if (held && heldLines < HOLD_LINES) {
+        if (unanswered < maxInFlight) return;
+        await Promise.race([new Promise<void>((r) => { answeredOne = r; }), ready!]);
+        continue;
+      }
+      if (held) await ready;
+      await apply(queue.shift()!);
+    }
   };
   const job = (bytes: Uint8Array, start: number, end: number) => {
     const first = !emitted;
     emitted = true;
-    const answer = pool.run(bytes, start, end, first);
+    unanswered++;
+    const answer = pool.run(bytes, start, end, first).then((a) => {
+      unanswered--;
+      answeredOne();
+      if (!held || a.failed !== undefined) return a;
+      heldLines += a.lines;
+      // Kept until ready, without its buffer: that is read into again now (the outcomes came packed, apart from it).
+      if (a.bytes.byteLength === chunkSize && a.bytes.byteOffset === 0 && a.bytes.buffer.byteLength === chunkSize) free.push(asBuffer(a.bytes));
+      return { ...a, bytes: NO_BYTES };
+    }, (e: unknown) => { unanswered--; answeredOne(); throw e; });
     answer.catch(() => undefined); // (awaited in order by apply; a failure must not go unhandled meanwhile)
     return enqueue({ job: answer, start, end, first });
   };
@@ -209,6 +248,7 @@ async function readInJobs(fs: FsPort, path: string, pool: RowWorkers, h: Paralle
       if (last >= start) await job(buf, start, last + 1);
       else free.push(buf);
     }
+    if (held) await ready;
     while (queue.length) await apply(queue.shift()!);
   } finally {
     // A failure leaves jobs in flight: their answers are not waited for (the pool is closed by the caller).

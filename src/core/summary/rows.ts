@@ -105,6 +105,11 @@ export interface ScanContext {
   rowWorkers?: number;
   /** The chunk size of the row workers' reads (tests use small ones). */
   rowChunkBytes?: number;
+  /**
+   * No row is handed on (nor any problem said) before this resolves; on row workers the file is read and picked ahead
+   * meanwhile (ParallelLineHandlers.ready).
+   */
+  ready?: Promise<void>;
 }
 
 /** `_ng_task_id` / `task_id`: `{taskset, task_id}` or a plain string (as schemas/nemoGym's taskIdOf). */
@@ -176,9 +181,10 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
   try {
     // A large file of result rows is picked on worker threads (the same outcomes, in file order); else here.
     const parallel = workers > 0 && picker === RESULT_KEYS && await forEachPickedLine(ctx.fs, path, {
-      onOutcome: handle, onLongLine, onBytes: ctx.onBytes, afterChunk: ctx.afterChunk, signal: ctx.signal,
+      onOutcome: handle, onLongLine, onBytes: ctx.onBytes, afterChunk: ctx.afterChunk, signal: ctx.signal, ready: ctx.ready,
     }, workers, ctx.rowChunkBytes);
     if (!parallel) {
+      await ctx.ready;
       await forEachLine(ctx.fs, path, (buf, start, end, line, terminated) => {
         ctx.onBytes?.(end - start + 1);
         if ((line & 255) === 0 && ctx.signal?.aborted) throw ctx.signal.reason ?? new Error('cancelled');
@@ -188,6 +194,7 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
     }
   } catch (e) {
     if (ctx.signal?.aborted) throw e;
+    await ctx.ready; // said after what the caller says before it is ready
     const message = (e as Error).message;
     add({ file: path, severity: 'error', code: 'unreadable', message: `cannot read ${path}: ${message}` });
     if (fatal) throw new UnreadableRunFile(path, message);

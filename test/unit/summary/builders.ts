@@ -172,3 +172,8 @@ export function inputEntry(t: MiniTask): Record<string, unknown> {
   const meta = (turn?: string) => (turn === undefined ? { agent_timeout_sec: t.timeout ?? '900.0' } : { agent_timeout_sec: t.timeout ?? '900.0', turn });
   return { digests: { _ng_digest: digestOf(t.id) }, metadata: t.turns ? t.turns.map((x) => meta(x)) : [meta()] };
 }
+
+/** `n` rows of exactly 48 bytes each (newline included): chunks of 96 bytes end on a line's end. */
+export function rowsOf48Bytes(n: number): string {
+  return Array.from({ length: n }, (_, i) => { const t = JSON.stringify({ _ng_task_id: `t${i}`, reward: 1 }); return `${t}${' '.repeat(47 - t.length)}\n`; }).join('');
+}

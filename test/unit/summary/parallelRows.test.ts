@@ -14,6 +14,7 @@ import { defaultRowWorkers, forEachPickedLine, rowWorkerFile, rowWorkersRunning 
 import { buildRunSummary, serializeSummary } from '../../../src/core/summary';
 import { generateNemoRun, nemoEveryCase } from '../../../scripts/sample-runs/nemoGym';
 import { posix, tmpDir } from './helpers';
+import { rowsOf48Bytes } from './builders';
 
 /** A small PRNG, so a failing file can be made again from its seed. */
 function rng(seed: number): () => number {
@@ -68,11 +69,6 @@ async function onWorkers(fsPort: FsPort, file: string, chunk: number, workers: n
   }, workers, chunk, workerFile);
   assert.ok(ran, 'the row workers ran');
   return seen;
-}
-
-/** `n` rows of exactly 48 bytes each (newline included): chunks of 96 bytes end on a line's end. */
-function rowsOf48Bytes(n: number): string {
-  return Array.from({ length: n }, (_, i) => { const t = JSON.stringify({ _ng_task_id: `t${i}`, reward: 1 }); return `${t}${' '.repeat(47 - t.length)}\n`; }).join('');
 }
 
 /** A port that hands the file over in one piece (no openSequential): the reader cuts it into the chunks asked for. */
