@@ -73,12 +73,30 @@ export async function inWorkbench(name: string, fill: (workspace: string, repo: 
 
 /** The extension's log files ("Harbor Runs.log") under a profile folder, each with its text and creation time. */
 export function harborRunsLogs(dir: string): { path: string; text: string; mtime: number }[] {
+  return logFiles(dir, /Harbor Runs\.log$/);
+}
+
+/**
+ * Resolves once VS Code's extension host is up and its startup activation is over ("Eager extensions activated" in
+ * the host's log), the state of a window opened a few seconds before; how long that took. A click timed from then
+ * leaves VS Code's own start (the host process, the built-in extensions, its `workspaceContains` search) out of what
+ * the extension is timed on.
+ */
+export async function extensionHostSettled(userDataDir: string, timeoutMs = 180_000): Promise<number> {
+  const t0 = Date.now();
+  await waitFor('the extension host\'s startup activation', () =>
+    logFiles(userDataDir, /^(remote)?exthost\.log$/).some((l) => l.text.includes('Eager extensions activated')) || undefined, timeoutMs, 200);
+  return Date.now() - t0;
+}
+
+/** Log files whose name matches `name` under a folder, each with its text and creation time. */
+function logFiles(dir: string, name: RegExp): { path: string; text: string; mtime: number }[] {
   const out: { path: string; text: string; mtime: number }[] = [];
   const walk = (d: string): void => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/Harbor Runs\.log$/.test(e.name)) {
+      else if (name.test(e.name)) {
         const st = fs.statSync(p);
         out.push({ path: p, text: fs.readFileSync(p, 'utf8'), mtime: st.birthtimeMs || st.mtimeMs });
       }
