@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import fc from 'fast-check';
 import { jsonPieces, writeJson } from '../../src/cli/jsonOut';
 import { NodeFs } from '../../src/core/fs/nodeFs';
@@ -61,4 +61,19 @@ test('writeJson across chunk boundaries: multi-byte text, escaped controls, piec
   const got = Buffer.concat(chunks);
   assert.ok(expected.length > 4 << 20, `a document of several chunks (${expected.length} bytes)`);
   assert.ok(got.equals(expected), 'the bytes JSON.stringify(doc, null, 2) gives, controls escaped');
+});
+
+test('writeJson takes a turn of the event loop after each chunk, also on a stream that writes synchronously', async () => {
+  const doc = { tasks: Array.from({ length: 3000 }, (_, i) => ({ id: `t${i}`, text: 'x'.repeat(1000) })) };
+  const parts: Buffer[] = [];
+  const sync = new Writable({ highWaterMark: 64 << 20, write(c: Buffer, _e, cb) { parts.push(Buffer.from(c)); cb(); } });
+  let ticks = 0;
+  let on = true;
+  const tick = () => { if (on) { ticks++; setImmediate(tick); } };
+  setImmediate(tick);
+  await writeJson(sync, doc);
+  on = false;
+  assert.equal(Buffer.concat(parts).toString('utf8'), `${JSON.stringify(doc, null, 2)}\n`);
+  assert.ok(parts.length >= 3, `${parts.length} chunks`);
+  assert.ok(ticks >= parts.length - 1, `${ticks} turns for ${parts.length} chunks`);
 });
