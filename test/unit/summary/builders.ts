@@ -2,6 +2,8 @@
 // task i repeat r = `verifier/s-<i>-<r>`), so the tests' golden documents can be written by hand.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { NodeFs } from '../../../src/core/fs/nodeFs';
+import type { FsPort } from '../../../src/core/fs/port';
 
 export const T0 = 1787400000; // rollouts.jsonl mtime (seconds)
 
@@ -176,4 +178,17 @@ export function inputEntry(t: MiniTask): Record<string, unknown> {
 /** `n` rows of exactly 48 bytes each (newline included): chunks of 96 bytes end on a line's end. */
 export function rowsOf48Bytes(n: number): string {
   return Array.from({ length: n }, (_, i) => { const t = JSON.stringify({ _ng_task_id: `t${i}`, reward: 1 }); return `${t}${' '.repeat(47 - t.length)}\n`; }).join('');
+}
+
+/** Node's port counting the chunks read sequentially (`reads()`). */
+export function countingReads(): { port: FsPort; reads: () => number } {
+  const node = new NodeFs();
+  let reads = 0;
+  const port = Object.assign(Object.create(node) as FsPort, {
+    openSequential: async (p: string) => {
+      const r = await node.openSequential!(p);
+      return { read: async (b: Uint8Array) => { const n = await r.read(b); if (n) reads++; return n; }, close: () => r.close() };
+    },
+  });
+  return { port, reads: () => reads };
 }

@@ -14,7 +14,7 @@ import { defaultRowWorkers, forEachPickedLine, rowWorkerFile, rowWorkersRunning 
 import { buildRunSummary, serializeSummary } from '../../../src/core/summary';
 import { generateNemoRun, nemoEveryCase } from '../../../scripts/sample-runs/nemoGym';
 import { posix, tmpDir } from './helpers';
-import { rowsOf48Bytes } from './builders';
+import { countingReads, rowsOf48Bytes } from './builders';
 
 /** A small PRNG, so a failing file can be made again from its seed. */
 function rng(seed: number): () => number {
@@ -192,20 +192,12 @@ test('row workers: the read runs at most two chunks per worker, and one, ahead o
   const file = posix(path.join(dir, 'f.jsonl'));
   // A chunk of 96 holds two whole lines, so each chunk read is one job.
   fs.writeFileSync(file, rowsOf48Bytes(40));
-  const node = new NodeFs();
-  let reads = 0;
-  const counting = Object.assign(Object.create(node) as FsPort, {
-    openSequential: async (p: string) => {
-      const r = await node.openSequential!(p);
-      return { read: async (b: Uint8Array) => { const n = await r.read(b); if (n) reads++; return n; }, close: () => r.close() };
-    },
-  });
   for (const workers of [1, 2]) {
-    reads = 0;
+    const { port, reads } = countingReads();
     const atFirst: number[] = [];
-    await forEachPickedLine(counting, file, { onOutcome: () => { if (!atFirst.length) atFirst.push(reads); } }, workers, 96);
+    await forEachPickedLine(port, file, { onOutcome: () => { if (!atFirst.length) atFirst.push(reads()); } }, workers, 96);
     assert.deepEqual(atFirst, [2 * workers + 1], `${workers} workers: chunks read when the first line is applied`);
-    assert.equal(reads, 20);
+    assert.equal(reads(), 20);
   }
 });
 

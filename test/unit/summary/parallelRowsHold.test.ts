@@ -11,21 +11,8 @@ import type { FsPort } from '../../../src/core/fs/port';
 import type { LineOutcome } from '../../../src/core/summary/lineOutcome';
 import { forEachPickedLine, HOLD_LINES, rowWorkersRunning } from '../../../src/core/summary/parallelRows';
 import { buildRunSummary, serializeSummary, UnreadableRunFile } from '../../../src/core/summary';
-import { buildRun, rowsOf48Bytes } from './builders';
+import { buildRun, countingReads, rowsOf48Bytes } from './builders';
 import { posix, tmpDir } from './helpers';
-
-/** A port that counts the chunks read sequentially. */
-function counting(): { port: FsPort; reads: () => number } {
-  const node = new NodeFs();
-  let reads = 0;
-  const port = Object.assign(Object.create(node) as FsPort, {
-    openSequential: async (p: string) => {
-      const r = await node.openSequential!(p);
-      return { read: async (b: Uint8Array) => { const n = await r.read(b); if (n) reads++; return n; }, close: () => r.close() };
-    },
-  });
-  return { port, reads: () => reads };
-}
 
 /** f()'s value once it has not changed for `quietMs` (waiting at most 20 s). */
 async function settled(f: () => number, quietMs = 300): Promise<number> {
@@ -65,7 +52,7 @@ test('row workers with ready: nothing handed on before it, the whole file read a
   assert.equal(await forEachPickedLine(limited, file, recorder(plain), 1, 96), true);
   assert.ok(plain.some((c) => c[0] === 'long') && plain.some((c) => c[0] === 'line' && c[2] === false), 'the long line and the tail are there');
   for (const workers of [1, 2]) {
-    const { port, reads } = counting();
+    const { port, reads } = countingReads();
     Object.assign(port, { maxFileBytes: 200 });
     const { ready, go } = gate();
     const calls: Call[] = [];
@@ -85,7 +72,7 @@ test('row workers with ready: the read ahead stops once HOLD_LINES lines are hel
   fs.writeFileSync(file, rowsOf48Bytes(lines));
   const perChunk = 100;
   const total = Math.ceil(lines / perChunk);
-  const { port, reads } = counting();
+  const { port, reads } = countingReads();
   const { ready, go } = gate();
   let applied = 0;
   const done = forEachPickedLine(port, file, { onOutcome: () => { applied++; }, ready }, 1, 48 * perChunk);
@@ -103,7 +90,7 @@ test('row workers with ready: a read cancelled while held throws the reason at o
   const file = posix(path.join(tmpDir('rows-hold-cancel'), 'f.jsonl'));
   fs.writeFileSync(file, rowsOf48Bytes(40));
   const before = rowWorkersRunning();
-  const { port, reads } = counting();
+  const { port, reads } = countingReads();
   const never = new Promise<void>(() => undefined);
   const ac = new AbortController();
   const calls: Call[] = [];
