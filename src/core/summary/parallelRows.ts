@@ -46,8 +46,8 @@ export interface ParallelLineHandlers {
   signal?: AbortSignal;
   /**
    * No line is applied (nor any other handler called) before this resolves: meanwhile the file is read and picked
-   * ahead, the answers kept without their chunks' buffers (read into again), at most HOLD_LINES lines of them (the writer reads the
-   * run's schedule on its thread meanwhile, build.ts).
+   * ahead, the answers kept without their chunks' buffers (read into again), at most HOLD_LINES lines of them (the
+   * writer reads the run's schedule on its thread meanwhile, build.ts).
    */
   ready?: Promise<void>;
 }
