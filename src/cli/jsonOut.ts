@@ -3,6 +3,7 @@
 // Containers near the top are walked by hand; anything deeper is stringified whole and re-indented.
 import type { Writable } from 'node:stream';
 import { hasRawUnsafe, safeJson } from '../core/terminalText';
+import { yieldTurn } from '../core/turn';
 
 /** Containers this deep are walked by hand (document → runs → run → tasks → task); deeper ones stringified whole. */
 const WALK_DEPTH = 5;
@@ -66,7 +67,7 @@ export function* jsonPieces(value: unknown, indent = '', depth = 0): Generator<s
 export async function writeJson(out: Writable, value: unknown): Promise<void> {
   let chunk = Buffer.allocUnsafe(FLUSH_BYTES);
   let used = 0;
-  let sent = 0;
+  let flushed = false;
   /** Hands `data` to the stream; false when the stream asks to wait for 'drain'. */
   const send = (data: Buffer | string): boolean => out.write(data);
   const flush = (): boolean => {
@@ -74,7 +75,7 @@ export async function writeJson(out: Writable, value: unknown): Promise<void> {
     const full = chunk.subarray(0, used);
     chunk = Buffer.allocUnsafe(FLUSH_BYTES);
     used = 0;
-    sent++;
+    flushed = true;
     return send(full);
   };
   /** Adds a piece; false when the stream asks to wait. */
@@ -96,10 +97,9 @@ export async function writeJson(out: Writable, value: unknown): Promise<void> {
   // and a document written synchronously (stdout a file) left its chunks' garbage for one late collection without
   // them: peak RSS of `inspect --json` on a 10,000-trial job 246–266 MiB (median 261) → 245–261 (median 248), five
   // pairs, the time the same.
-  let turns = 0;
   for (const piece of jsonPieces(value)) {
     if (!put(piece)) await drained();
-    else if (sent > turns) { turns = sent; await new Promise<void>((resolve) => setImmediate(resolve)); }
+    else if (flushed) { flushed = false; await yieldTurn(); }
   }
   if (!put('\n') || !flush()) await drained();
 }

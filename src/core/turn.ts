@@ -3,7 +3,7 @@
 
 const immediate = (globalThis as { setImmediate?: (cb: () => void) => unknown }).setImmediate;
 
-function yieldTurn(): Promise<void> {
+export function yieldTurn(): Promise<void> {
   return new Promise<void>((resolve) => {
     if (immediate) immediate(resolve);
     else setTimeout(resolve, 0);

@@ -6,8 +6,8 @@
 // written; then, when asked (`showRun`), the written run, built on the worker from the writer's own document
 // (readers/runSummary.ts runFromWrittenSummary: the run's folders are not read again) and handed over in slices of
 // tasks, each a JSON text of about SLICE_CHARS the caller parses in its own turn of the event loop (../jsonSlices.ts),
-// the next slice asked for only then
-// (Node hands every queued message over in one go: sent all at once, they were parsed in one block).
+// the next slice asked for only then (Node hands every queued message over in one go: sent all at once, they were
+// parsed in one block).
 // Progress and cancellation cross as messages. Without the worker bundle (a bundle without it, a port that is not
 // Node's) the caller writes on its own thread (writeRunSummary).
 import { Worker } from 'node:worker_threads';

@@ -4,14 +4,13 @@
 // thread (summaryDocWorker.ts, bundled as out/summaryDocWorker.js); its value comes back in slices of tasks, each a
 // JSON text of about SLICE_CHARS parsed in its own turn of the caller's event loop (../../jsonSlices.ts; a structured
 // clone of the same objects cost the caller more time, and kept ~0.9 KiB more per repeat: its strings are not shared
-// as JSON.parse's keys are). Each task is let
-// go on the worker once sent, and the worker ends with the last slice: its heap (the 40 MB text, the parsed tree, the
-// schema's copy: ~170 MB at 40,000 repeats) is not held beside the caller's model while the caller reads on. A problem
-// found later is placed at its line by a second worker that reads the file again (JsonDocument.placeLater), once, at
-// the end of the read, and only when the text is the one parsed (its digest); a file changed since leaves the problems
-// without a line. A small summary, another port, or where no worker can start: read on this thread, same answers.
-// A viewer dataset's summary.json (as large at 10,000 tasks) is read the same way: `kind` says which document it is
-// and what the worker checks (../largeDocs.ts).
+// as JSON.parse's keys are). Each task is let go on the worker once sent, and the worker ends with the last slice:
+// its heap (the 40 MB text, the parsed tree, the schema's copy: ~170 MB at 40,000 repeats) is not held beside the
+// caller's model while the caller reads on. A problem found later is placed at its line by a second worker that reads
+// the file again (JsonDocument.placeLater), once, at the end of the read, and only when the text is the one parsed
+// (its digest); a file changed since leaves the problems without a line. A small summary, another port, or where no
+// worker can start: read on this thread, same answers. A viewer dataset's summary.json (as large at 10,000 tasks) is
+// read the same way: `kind` says which document it is and what the worker checks (../largeDocs.ts).
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { FsPort } from '../../fs/port';
