@@ -65,17 +65,20 @@ export function passAtKs(tasks: readonly { rewards: readonly (number | null | un
   let nMeasured = 0;
   let nAllInfra = 0;
   let nWithAttempts = 0;
-  for (const t of tasks) {
-    if (t.rewards.length > 0) nWithAttempts++;
+  // Indexed loops: a run's first call here is mostly not optimised yet, where for…of's iterators cost ~1 µs per task.
+  for (let ti = 0; ti < tasks.length; ti++) {
+    const rewards = tasks[ti].rewards;
+    if (rewards.length > 0) nWithAttempts++;
     let n = 0;
     let c = 0;
-    for (const r of t.rewards) {
+    for (let ri = 0; ri < rewards.length; ri++) {
+      const r = rewards[ri];
       if (!isMeasured(r)) continue;
       n++;
       if (r >= PASS_THRESHOLD) c++;
     }
     if (n === 0) {
-      if (t.rewards.length > 0) nAllInfra++;
+      if (rewards.length > 0) nAllInfra++;
       continue;
     }
     nMeasured++;

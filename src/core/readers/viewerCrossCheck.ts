@@ -3,7 +3,7 @@
 // A disagreement is a warning placed at the recorded value; a recorded value is compared at its own precision.
 import type { Problem } from '../model';
 import { isPass } from '../model';
-import { passAtK } from '../passAtK';
+import { passAtKs } from '../passAtK';
 import { problemAt, type JsonDocument } from './jsonFile';
 import type { TimeSlice } from '../turn';
 
@@ -56,7 +56,7 @@ export async function crossCheckViewerSummarySliced(doc: JsonDocument, summary: 
   return problems;
 }
 
-/** The cross-check's work, yielding between small pieces of it (every 256 cells, every recorded pass@k). */
+/** The cross-check's work, yielding between small pieces of it (every 256 cells, every by_model / by_harness row). */
 function* crossCheckSteps(doc: JsonDocument, summary: Obj, cells: CellRewards[], nTasks: number, problems: Problem[]): Generator<void> {
   const check = (jsonPath: (string | number)[], recorded: unknown, actual: number | null, what: string) => {
     if (typeof recorded !== 'number') return;
@@ -112,16 +112,20 @@ function* crossCheckSteps(doc: JsonDocument, summary: Obj, cells: CellRewards[],
       if (!isObj(row) || typeof row[axis] !== 'string') continue;
       yield;
       const name = row[axis] as string;
-      const mine = cells.filter((c) => c[axis] === name).map((c) => ({ rewards: c.rewards }));
-      check([key, i, 'cells'], row.cells, mine.length, `${key}[${name}].cells`);
-      check([key, i, 'n_measured'], row.n_measured, passAtK(mine, 1).nMeasured, `${key}[${name}].n_measured`);
+      const mine = cells.filter((c) => c[axis] === name);
+      // Every k the row records, and k = 1 for n_measured, in one pass over its cells' rewards (passAtKs: each k's
+      // result is passAtK's for that k).
+      const fields: [string, unknown, number][] = [];
       for (const [field, value] of Object.entries(row)) {
         const m = /^pass@(\d+)$/.exec(field);
-        if (m) {
-          yield;
-          const r = passAtK(mine, Number(m[1]));
-          check([key, i, field], value, r.value ?? null, `${key}[${name}].${field}`);
-        }
+        if (m) fields.push([field, value, Number(m[1])]);
+      }
+      const results = passAtKs(mine, [1, ...fields.map((f) => f[2])]);
+      check([key, i, 'cells'], row.cells, mine.length, `${key}[${name}].cells`);
+      check([key, i, 'n_measured'], row.n_measured, results[0].nMeasured, `${key}[${name}].n_measured`);
+      for (let f = 0; f < fields.length; f++) {
+        const [field, value] = fields[f];
+        check([key, i, field], value, results[f + 1].value ?? null, `${key}[${name}].${field}`);
       }
     }
   }

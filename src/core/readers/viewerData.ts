@@ -36,6 +36,14 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
   const problems: Problem[] = [...project.problems];
   const summaryPath = `${datasetDir}/summary.json`;
   const metaPath = `${datasetDir}/dataset.json`;
+  // traces/ is listed while summary.json is read (both off this thread where the port can: listNames, the summary
+  // worker), not after it. Awaited below, where its answer (or error) is taken.
+  const tracesDir = `${datasetDir}/traces`;
+  const tracesStatAsked = fs.stat(tracesDir);
+  const namesAsked = tracesStatAsked.then((st) => st?.type !== 'dir' ? []
+    : fs.listNames ? fs.listNames(tracesDir) : fs.readDir(tracesDir).then((es) => es.map(([n]) => n)));
+  tracesStatAsked.catch(() => undefined);
+  namesAsked.catch(() => undefined);
 
   let datasetLabel = datasetId;
   const metaStat = await fs.stat(metaPath);
@@ -56,8 +64,7 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
     { key: 'dataset', label: 'Dataset', path: metaStat ? metaPath : null, present: metaStat !== undefined },
     { key: 'summary', label: 'Summary', path: summaryPath, present: !doc.problems.some((p) => p.code === 'missing-file') },
   ];
-  const tracesDir = `${datasetDir}/traces`;
-  const tracesStat = await fs.stat(tracesDir);
+  const tracesStat = await tracesStatAsked;
   files.push({ key: 'traces', label: 'Traces', path: tracesStat ? tracesDir : null, present: tracesStat?.type === 'dir', isDir: true });
 
   const s = isObj(doc.value) ? doc.value : {};
@@ -75,11 +82,11 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
   };
 
   // Traces live in traces/: one listing answers for all of them; a trace elsewhere is stat'ed (after the tasks, all
-  // at once: no await per attempt). The names come off this thread where the port can (listNames), and go into the
-  // set in slices of time: 75,000 of them took one turn of ~150 ms.
+  // at once: no await per attempt). The names go into the set in slices of time: 75,000 of them took one turn of
+  // ~150 ms.
   const traceNames = new Set<string>();
   if (tracesStat?.type === 'dir') {
-    const names = fs.listNames ? await fs.listNames(tracesDir) : (await fs.readDir(tracesDir)).map(([n]) => n);
+    const names = await namesAsked;
     for (let i = 0; i < names.length; i++) {
       traceNames.add(names[i]);
       if ((i & 1023) === 1023 && slice.due) await slice.yield();

@@ -71,6 +71,12 @@ test('runPassAtK: units are tasks, or (task, cell) pairs for viewer data; k is 1
   const run = (tasks: { id: string; attempts: { cell?: string; reward?: number | null }[] }[]) => ({ tasks }) as unknown as Run;
   assert.deepEqual(passAtKUnits(run([{ id: 'a', attempts: [{ cell: 'm|h', reward: 1 }, { cell: 'm|h', reward: 0 }, { cell: 'n|h' }] }, { id: 'b', attempts: [{ reward: 0 }] }])),
     [{ rewards: [1, 0] }, { rewards: [null] }, { rewards: [0] }]);
+  // Units first seen first; tasks that share an id share their units (a unit is the pair of id and cell).
+  assert.deepEqual(passAtKUnits(run([
+    { id: 'a', attempts: [{ cell: 'x', reward: 1 }, { cell: 'y', reward: 0 }] },
+    { id: 'b', attempts: [{ cell: 'x', reward: 0 }, { reward: 1 }] },
+    { id: 'a', attempts: [{ cell: 'y', reward: null }, { cell: 'z', reward: 1 }, { cell: 'x', reward: 0 }] },
+  ])), [{ rewards: [1, 0] }, { rewards: [0, null] }, { rewards: [0] }, { rewards: [1] }, { rewards: [1] }]);
   assert.deepEqual(runPassAtK(run([])), { maxAttempts: 0, entries: [] });
   assert.deepEqual(runPassAtK(run([{ id: 'a', attempts: [{ reward: 1 }] }, { id: 'b', attempts: [{ reward: 0 }] }])),
     { maxAttempts: 1, entries: [{ k: 1, value: 0.5, nTasks: 2, nMeasured: 2, nAllInfra: 0 }] });

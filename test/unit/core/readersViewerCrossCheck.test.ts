@@ -132,7 +132,7 @@ test('edges: two-digit k in pass@k, tasks whose attempts all are infra, a tiny n
 });
 
 test('the sliced cross-check says what the whole one says, with turns of the event loop between its pieces', async () => {
-  // 600 cells (a turn every 256 cells of each pass) and recorded pass@k rows (a turn for each); some disagree.
+  // 600 cells (a turn every 256 cells of each pass) and by_model / by_harness rows (a turn for each); some disagree.
   const many = Array.from({ length: 600 }, (_, i) => cell(i >> 1, i % 3 ? 'M' : 'N', i % 2 ? 'h1' : 'h2', [i % 4 ? 0 : 1, null], i % 4 ? null : 2));
   const summary = {
     summary: { tasks_total: 300, attempts_passed: 150 },
@@ -149,6 +149,6 @@ test('the sliced cross-check says what the whole one says, with turns of the eve
   const sliced = await crossCheckViewerSummarySliced(doc, summary, many, 300, new TimeSlice(0));
   running = false;
   assert.deepEqual(sliced, whole);
-  // Two passes over the cells (2 turns each), five rows, three recorded pass@k.
-  assert.ok(turns >= 10, `${turns} turns`);
+  // Two passes over the cells (2 turns each), three rows (each row's pass@k in one pass over its cells).
+  assert.ok(turns >= 7, `${turns} turns`);
 });

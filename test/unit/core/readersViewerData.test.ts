@@ -350,3 +350,27 @@ test('traces/ of thousands of files: its names go into the lookup in slices of t
   const readDirOnly: FsPort = Object.assign(Object.create(nfs) as FsPort, { listNames: undefined });
   assert.deepEqual(await readViewerDataset(readDirOnly, d), await readViewerDataset(nfs, d));
 });
+
+test('traces/ is listed while summary.json is read, not after it; the run the same as with a port that lists only when asked', async () => {
+  const summary = { tasks: [{ id: 't', cells: { 'm|h': { attempts: [{ attempt: 1, reward: 1, trace: 'traces/a.json' }, { attempt: 2, reward: 0, trace: 'traces/gone.json' }] } } }] };
+  const d = dataset({ summary, traces: ['traces/a.json'] });
+  const events: string[] = [];
+  const port: FsPort = Object.assign(Object.create(nfs) as FsPort, {
+    async readFile(p: string) {
+      const bytes = await nfs.readFile(p);
+      if (p.endsWith('/summary.json')) {
+        await new Promise((r) => setTimeout(r, 20)); // a read that takes a while
+        events.push('summary read');
+      }
+      return bytes;
+    },
+    async listNames(p: string) {
+      events.push(`listed ${path.posix.basename(p)}`);
+      return nfs.listNames(p);
+    },
+  });
+  const run = await readViewerDataset(port, d);
+  assert.deepEqual(events, ['listed traces', 'summary read']);
+  assert.deepEqual(run, await readViewerDataset(nfs, d));
+  assert.deepEqual(run.tasks[0].attempts.map((a) => a.evidence[0].present), [true, false]);
+});
