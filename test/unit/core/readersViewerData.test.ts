@@ -374,3 +374,22 @@ test('traces/ is listed while summary.json is read, not after it; the run the sa
   assert.deepEqual(run, await readViewerDataset(nfs, d));
   assert.deepEqual(run.tasks[0].attempts.map((a) => a.evidence[0].present), [true, false]);
 });
+
+test('a trace elsewhere first named by a later task: the tasks from that one on are read again, the ones before once', async () => {
+  const d = dataset({
+    traces: ['traces/t1.json', 'x/t3.json'],
+    summary: { tasks: [
+      { id: 'a', cells: { [A]: { attempts: [{ attempt: 1, reward: 1, trace: 'traces/t1.json' }, { attempt: 2, reward: 0, trace: 'traces/gone.json' }] } } },
+      { id: 'b', cells: { [A]: { attempts: [{ attempt: 1, reward: 1, trace: 'traces/gone2.json' }] } }, passed_at: 1 },
+      { id: 'c', cells: { [A]: { attempts: [{ attempt: 1, reward: 1, trace: 'x/t3.json' }, { attempt: 2, reward: 1, trace: 'x/gone.json' }] } } },
+      { id: 'd', cells: { [A]: { attempts: [{ attempt: 1, reward: 1, trace: 'traces/gone3.json' }, { attempt: 2, reward: 1, trace: 'x/gone.json' }] } } },
+    ] },
+  });
+  const run = await readViewerDataset(nfs, d);
+  assert.deepEqual(run.tasks.map((t) => t.id), ['a', 'b', 'c', 'd']);
+  assert.deepEqual(run.tasks.map((t) => t.attempts.map((a) => a.evidence[0].present)), [[true, false], [false], [true, false], [false, false]]);
+  assert.deepEqual(run.tasks.map((t) => t.attempts.map((a) => a.missing.length)), [[0, 1], [1], [0, 1], [1, 1]]);
+  assert.deepEqual(run.problems.filter((x) => x.code === 'missing-trace').map((x) => x.jsonPath?.slice(1, 2).concat(x.jsonPath.slice(-2, -1))), [
+    [0, 1], [1, 0], [2, 1], [3, 0], [3, 1],
+  ]);
+});
