@@ -11,7 +11,7 @@ import { readTasks } from './nemo/repeats';
 import { placeDeferred, readSummaryDocument } from './nemo/summaryDoc';
 import { LARGE_DOCS } from './largeDocs';
 import {
-  fileLabel, isObj, normFiles, normNamed, normStale, normTasks, str,
+  fileLabel, isObj, normFiles, normNamed, normStale, normTasks, str, type NormTask,
 } from './nemo/summaryShape';
 import { readVerdicts, type Health } from './nemo/verdicts';
 import { isInside, outsideMessage } from '../containment';
@@ -33,7 +33,7 @@ async function cleanTempsOnRead(fs: FsPort, summaryPath: string): Promise<void> 
 export async function readRunSummary(fs: FsPort, summaryPath: string, workerMinBytes?: number): Promise<Run> {
   await cleanTempsOnRead(fs, summaryPath);
   const { doc, validated } = await readSummaryDocument(fs, summaryPath, workerMinBytes);
-  return runFromSummaryDocument(fs, doc, { summaryPath, anchor: summaryPath, virtual: false, ...(validated ? { validated } : {}) });
+  return runFromSummaryDocument(fs, doc, { summaryPath, anchor: summaryPath, virtual: false, ownsValue: true, ...(validated ? { validated } : {}) });
 }
 
 /** A rollouts file that has no summary yet: the summary is built in memory and read like a written one. */
@@ -71,6 +71,8 @@ interface SummaryContext {
   ownWriter?: true;
   /** The schema's problems are already the document's (checked where it was parsed: nemo/summaryDoc.ts). */
   validated?: true;
+  /** The document's value is this read's own (read from the file here): its tasks may be let go as they are read. */
+  ownsValue?: true;
 }
 
 /** ctrf.json stats asked per batch by runFromWrittenSummary. */
@@ -252,7 +254,10 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   const rolloutsPath = ctx.rolloutsPath ?? rolloutsFile?.path ?? rolloutsPathForSummary(ctx.summaryPath);
   const health = await healthOf(fs, files, problems);
 
-  const { tasks, whoByMissing } = await readTasks(fs, doc, root, normTasks(s.tasks), health, problems, ctx.listings);
+  // A summary read from its file is this read's own: each parsed task is let go once its attempts are built.
+  const list = ctx.ownsValue && Array.isArray(s.tasks) ? s.tasks : undefined;
+  const release = list ? (t: NormTask) => { if (typeof t.jsonPath[1] === 'number') list[t.jsonPath[1]] = undefined; } : undefined;
+  const { tasks, whoByMissing } = await readTasks(fs, doc, root, normTasks(s.tasks), health, problems, ctx.listings, release);
   missingPathProblems(doc, root, s, whoByMissing, ctx, problems);
 
   const ts = identity.task_source;

@@ -195,3 +195,33 @@ test('over 2,048 folders: listed and read in batches of at most 2,048, each once
   assert.equal(many.asked.readDir, 0);
   assert.equal(got.tasks[0].attempts.filter((a) => a.evidence.some((e) => e.failedTests?.length)).length, n);
 });
+
+test('in chunks of whole tasks: a later chunk is listed only once an earlier one is built and its parsed tasks let go; the same tasks', async () => {
+  const m = new MemFs();
+  const list: Obj[] = [];
+  for (let t = 0; t < 5; t++) {
+    const repeats: Obj[] = [];
+    for (let i = 0; i < 1100; i++) {
+      if (i % 100 === 0) m.put(`/r/v/t${t}s${i}/ctrf.json`, CTRF);
+      else m.put(`/r/v/t${t}s${i}/test-stdout.txt`, 'x');
+      repeats.push({ repeat: i, outcome: 'scored', reward: i % 2, verifier_logs: `v/t${t}s${i}`, test_stdout: `v/t${t}s${i}/test-stdout.txt` });
+    }
+    list.push({ task_id: `t${t}`, repeats });
+  }
+  const events: string[] = [];
+  const batch = portOf(m, true);
+  const port = Object.assign(Object.create(batch.port) as FsPort, {
+    listDirs: (ps: readonly string[]) => { events.push(`list ${ps[0]}`); return batch.port.listDirs!(ps); },
+  });
+  const doc = parseJsonDocument(`${ROOT}/x_run_summary.json`, JSON.stringify({ files: {}, tasks: list }, null, 2), 'run summary');
+  const problems: Problem[] = [];
+  const got = await readTasks(port, doc, ROOT, normTasks(list), new Map(), problems, undefined, (t) => events.push(`release ${t.taskId}`));
+  // Chunks of ≥ 2,048 repeats in whole tasks: t0+t1, t2+t3, t4; the next chunk listed while one is built.
+  assert.deepEqual(events.filter((e) => e.startsWith('list')), ['list /r/v/t0s0', 'list /r/v/t1s948', 'list /r/v/t2s0', 'list /r/v/t3s948', 'list /r/v/t4s0']);
+  assert.ok(events.indexOf('release t1') < events.indexOf('list /r/v/t4s0'), events.join(', '));
+  assert.deepEqual(events.filter((e) => e.startsWith('release')), ['release t0', 'release t1', 'release t2', 'release t3', 'release t4']);
+  const one = await tasksOf(portOf(m, false).port, list);
+  assert.deepEqual(got.tasks, one.tasks);
+  assert.deepEqual(problems, one.problems);
+  assert.equal(got.tasks.flatMap((t) => t.attempts).filter((a) => a.evidence.some((e) => e.failedTests?.length)).length, 5 * 11);
+});

@@ -1,7 +1,7 @@
 // The tasks and repeats of a run summary, each repeat's evidence checked on disk now. With a backend that lists and
-// reads in batches (FsPort.listDirs / FsPort.gather: a worker thread on Node and for `file:` paths in VS Code), every
-// verifier folder is listed up front and the ctrf.json of every repeat that did not pass is read up front, in
-// batches, instead of a readDir, a stat and a readFile per repeat.
+// reads in batches (FsPort.listDirs / FsPort.gather: a worker thread on Node and for `file:` paths in VS Code), the
+// verifier folders of a chunk of repeats are listed and the ctrf.json of each of its repeats that did not pass is read
+// beforehand, in batches, instead of a readDir, a stat and a readFile per repeat.
 import type { EntryType, FileRead, FsPort } from '../../fs/port';
 import { gather } from '../../fs/gather';
 import type { Attempt, FailureDetail, Outcome, Problem, Task } from '../../model';
@@ -13,6 +13,8 @@ import { verdictKey, type Health } from './verdicts';
 import { isInside } from '../../containment';
 import { TimeSlice } from '../../turn';
 
+/** Repeats read per chunk (whole tasks): their folders listed and ctrf.json files read in one batch each. */
+const CHUNK_REPEATS = 2048;
 /** Repeats whose evidence is checked at once. */
 const REPEAT_CONCURRENCY = 32;
 /** Folders listed, or files read, per batch. */
@@ -37,7 +39,7 @@ interface RepeatResult {
   who: string;
 }
 
-/** Every verifier folder the summary names, listed up front in batches (FsPort.listDirs); undefined without it. */
+/** Every verifier folder these repeats name, listed in batches (FsPort.listDirs); undefined without it. */
 async function prelist(fs: FsPort, root: string, jobs: readonly Job[], slice: TimeSlice): Promise<Map<string, [string, EntryType][] | undefined> | undefined> {
   if (!fs.listDirs) return undefined;
   const seen = new Set<string>();
@@ -160,51 +162,70 @@ async function readRepeat(
 }
 
 /**
- * Every task's repeats read into attempts, many at once; results assembled in document order, so problems and
- * attempts keep a stable order. `whoByMissing`: which attempt names each path that is not on disk. `known`: the
- * verifier folders' listings when known without the disk (a summary just written). Every pass over the repeats
- * gives the event loop a turn once a slice has passed (40,000 repeats: the passes that plan the reads held it for
- * seconds in one piece on a loaded machine).
+ * Every task's repeats read into attempts, many at once, a chunk of whole tasks (≥ CHUNK_REPEATS repeats) at a time:
+ * a chunk's verifier folders are listed and its ctrf.json files read (the next chunk's while this one is built), its
+ * attempts built, then its listings and parsed rows let go (`release`: the caller's parsed task, once its attempts are
+ * built), so neither all the listings nor all the parsed tasks are held beside the model (40,000 repeats: ~32 MB and
+ * ~50 MB). Results are assembled in document order, so problems and attempts keep a stable order. `whoByMissing`:
+ * which attempt names each path that is not on disk. `known`: the verifier folders' listings when known without the
+ * disk (a summary just written). Every pass over the repeats gives the event loop a turn once a slice has passed
+ * (40,000 repeats: the passes that plan the reads held it for seconds in one piece on a loaded machine).
  */
 export async function readTasks(
   fs: FsPort, doc: JsonDocument, root: string, normTasksList: Iterable<NormTask>, health: Map<string, Health>, problems: Problem[],
-  known?: Listings,
+  known?: Listings, release?: (t: NormTask) => void,
 ): Promise<{ tasks: Task[]; whoByMissing: Map<string, string> }> {
   const slice = new TimeSlice();
-  const taskList: NormTask[] = [];
-  const jobs: Job[] = [];
-  for (const t of normTasksList) {
-    taskList.push(t);
-    for (const r of t.repeats) jobs.push({ t, r, ...classifyRepeat(r.raw) });
-    if (slice.due) await slice.yield();
-  }
-  const listings = known ?? await prelist(fs, root, jobs, slice);
-  const ctrfs = await preread(fs, root, jobs, listings, slice);
-  const results: RepeatResult[] = new Array(jobs.length);
-  let next = 0;
-  // With every listing known (a summary just written), readRepeat answers without the disk: its awaits are
-  // microtasks only, so the event loop gets a turn here whenever a slice has passed (40k repeats blocked it ~1 s).
-  const worker = async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await readRepeat(fs, doc, root, jobs[i].t, jobs[i].r, health, jobs[i], { listings, ctrfs });
+  const it = normTasksList[Symbol.iterator]();
+  type Chunk = { taskList: NormTask[]; jobs: Job[]; listings?: Listings; ctrfs?: ReadonlyMap<string, FileRead> };
+  const nextChunk = async (): Promise<Chunk | undefined> => {
+    const taskList: NormTask[] = [];
+    const jobs: Job[] = [];
+    while (jobs.length < CHUNK_REPEATS) {
+      const n = it.next();
+      if (n.done) break;
+      taskList.push(n.value);
+      for (const r of n.value.repeats) jobs.push({ t: n.value, r, ...classifyRepeat(r.raw) });
       if (slice.due) await slice.yield();
     }
+    if (!taskList.length) return undefined;
+    const listings = known ?? await prelist(fs, root, jobs, slice);
+    const ctrfs = await preread(fs, root, jobs, listings, slice);
+    return { taskList, jobs, listings, ctrfs };
   };
-  await Promise.all(Array.from({ length: Math.min(REPEAT_CONCURRENCY, jobs.length) }, worker));
   const whoByMissing = new Map<string, string>();
   const tasks: Task[] = [];
-  let k = 0;
-  for (const t of taskList) {
-    const attempts: Attempt[] = [];
-    for (let j = 0; j < t.repeats.length; j++, k++) {
-      const res = results[k];
-      attempts.push(res.attempt);
-      problems.push(...res.problems);
-      for (const m of res.named) whoByMissing.set(m, res.who);
+  let ahead = nextChunk();
+  for (let c = await ahead; c; c = await ahead) {
+    ahead = nextChunk(); // the next chunk listed and read (on the lister's thread) while this one is built
+    ahead.catch(() => undefined); // (awaited in the next round; not unhandled if this round throws)
+    const { taskList, jobs } = c;
+    const prefetched = { listings: c.listings, ctrfs: c.ctrfs };
+    const results: RepeatResult[] = new Array(jobs.length);
+    let next = 0;
+    // With every listing known (a summary just written), readRepeat answers without the disk: its awaits are
+    // microtasks only, so the event loop gets a turn here whenever a slice has passed (40k repeats blocked it ~1 s).
+    const worker = async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        results[i] = await readRepeat(fs, doc, root, jobs[i].t, jobs[i].r, health, jobs[i], prefetched);
+        if (slice.due) await slice.yield();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REPEAT_CONCURRENCY, jobs.length) }, worker));
+    let k = 0;
+    for (const t of taskList) {
+      const attempts: Attempt[] = [];
+      for (let j = 0; j < t.repeats.length; j++, k++) {
+        const res = results[k];
+        attempts.push(res.attempt);
+        problems.push(...res.problems);
+        for (const m of res.named) whoByMissing.set(m, res.who);
+      }
+      tasks.push(taskOf(t, attempts));
+      release?.(t);
+      if (slice.due) await slice.yield();
     }
-    tasks.push(taskOf(t, attempts));
-    if (slice.due) await slice.yield();
   }
   return { tasks, whoByMissing };
 }
