@@ -199,7 +199,11 @@ export class JsonLocator {
     return found;
   }
 
-  spanOf(jsonPath: readonly (string | number)[]): Span | undefined {
+  /**
+   * [start, end) of the value spanOf answers for. In a text cut short (the start of a file), an answer whose end is
+   * before the cut is the whole text's answer too: everything read for it lies before its end.
+   */
+  extentOf(jsonPath: readonly (string | number)[]): [number, number] | undefined {
     if (this.root < 0) return undefined;
     let start = this.root;
     let end = -1;
@@ -210,6 +214,13 @@ export class JsonLocator {
       [start, end] = child;
     }
     if (end < 0) end = valueEnd(this.text, start);
+    return [start, end];
+  }
+
+  spanOf(jsonPath: readonly (string | number)[]): Span | undefined {
+    const at = this.extentOf(jsonPath);
+    if (!at) return undefined;
+    const [start, end] = at;
     const s = this.position(start);
     const e = this.position(end);
     return { line: s.line, character: s.character, endLine: e.line, endCharacter: e.character };

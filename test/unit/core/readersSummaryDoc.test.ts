@@ -171,6 +171,27 @@ test('placeInFile: the paths\' lines while the file is the text digested; none o
   assert.deepEqual(await placeInFile({ path: bom, digest, paths: [['files']] }), [undefined]);
 });
 
+test('placeInFile on a file of megabytes, read a piece at a time: every path where the whole text places it, also those cut by a piece or past where it first looks', async () => {
+  // ~2.5 MB, multi-byte characters and escaped quotes throughout (a piece's bytes end inside a character), keys after
+  // the tasks, a task whose text spans the first megabyte's end
+  const tasks = Array.from({ length: 1800 }, (_, i) => ({
+    task_id: `t${i}`, note: i % 7 ? 'x'.repeat(900) : `é😀 "q" \\ ${'y'.repeat(3000)}`, repeats: [{ repeat: 0, outcome: 'scored', verifier_logs: `v/${i}` }],
+  }));
+  const text = JSON.stringify({ missing_paths: ['a', 'b'], tasks, after: { k: [1, 2, 3] } }, null, 2);
+  assert.ok(text.length > 2_200_000, String(text.length));
+  const file = writeFile(text);
+  const whole: JsonDocument = { path: file, text, value: undefined, ok: true, problems: [] };
+  const cut = tasks.findIndex((_, i) => text.indexOf(`"t${i}"`) > 1 << 20);
+  const paths: (string | number)[][] = [['missing_paths', 1], ['tasks', 0, 'repeats', 0, 'verifier_logs'], ['tasks', cut - 1], ['tasks', cut - 1, 'note'],
+    ['tasks', cut, 'repeats', 0, 'outcome'], ['tasks', 1799, 'repeats', 0, 'nope'], ['tasks', 5000], ['after', 'k', 2], ['after', 'k', 9], ['nowhere'], []];
+  const want = paths.map((p) => locate(whole, p));
+  assert.ok(want.every((w) => w !== undefined));
+  assert.deepEqual(await placeInFile({ path: file, digest: sha256(text), paths }), want);
+  // only the first path: placed from the first megabyte, the rest of the file digested only
+  assert.deepEqual(await placeInFile({ path: file, digest: sha256(text), paths: [paths[0]] }), [want[0]]);
+  assert.deepEqual(await placeInFile({ path: file, digest: sha256(`${text}x`), paths: [paths[0]] }), [undefined]);
+});
+
 function problem(file: string, jsonPath: (string | number)[] | undefined, extra: Partial<Problem> = {}): Problem {
   return { file, ...(jsonPath ? { jsonPath } : {}), severity: 'warning', code: 'x', message: 'm', ...extra } as Problem;
 }

@@ -7,8 +7,9 @@
 // as JSON.parse's keys are). Each task is let go on the worker once sent, and the worker ends with the last slice:
 // its heap (the 40 MB text, the parsed tree, the schema's copy: ~170 MB at 40,000 repeats) is not held beside the
 // caller's model while the caller reads on. A problem found later is placed at its line by a second worker that reads
-// the file again (JsonDocument.placeLater), once, at the end of the read, and only when the text is the one parsed
-// (its digest); a file changed since leaves the problems without a line. A small summary, another port, or where no
+// the file again (JsonDocument.placeLater; placeInFile.ts: a piece at a time, keeping only as much text as the paths
+// need), once, at the end of the read, and only when the text is the one parsed (its digest); a file changed since
+// leaves the problems without a line. A small summary, another port, or where no
 // worker can start: read on this thread, same answers. A viewer dataset's summary.json (as large at 10,000 tasks) is
 // read the same way: `kind` says which document it is and what the worker checks (../largeDocs.ts).
 import { createHash } from 'node:crypto';
@@ -16,11 +17,14 @@ import { Worker } from 'node:worker_threads';
 import type { FsPort } from '../../fs/port';
 import { NodeFs } from '../../fs/nodeFs';
 import type { Problem } from '../../model';
-import { locate, readJsonDocument, type JsonDocument } from '../jsonFile';
+import { readJsonDocument, type JsonDocument } from '../jsonFile';
 import { isObj } from './summaryShape';
 import { LARGE_DOCS, type LargeDocKind } from '../largeDocs';
 import { workerBundle } from '../../fs/workerBundle';
 import { jsonSlice } from '../../jsonSlices';
+import { placeInFile } from './placeInFile';
+
+export { placeInFile };
 
 /** Summaries smaller than this are read on this thread (starting a worker costs more than it saves). */
 export const SUMMARY_WORKER_MIN_BYTES = 1 << 20;
@@ -139,24 +143,6 @@ function textDigest(text: string): { step(chars: number): void; done(): string }
     }
   };
   return { step, done: () => { step(text.length); return h.digest('hex'); } };
-}
-
-/**
- * Where `job.paths` are in the file, read again (decoded as readJsonDocument decodes it); none placed when it cannot
- * be read or is no longer the text that was parsed.
- */
-export async function placeInFile(job: PlaceJob): Promise<Place[]> {
-  const none = () => job.paths.map(() => undefined);
-  let text: string;
-  try {
-    const bytes = await new NodeFs(job.maxBytes !== undefined ? { maxFileBytes: job.maxBytes } : {}).readFile(job.path);
-    text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-  } catch {
-    return none();
-  }
-  if (textDigest(text).done() !== job.digest) return none();
-  const doc: JsonDocument = { path: job.path, text, value: undefined, ok: true, problems: [] };
-  return job.paths.map((p) => locate(doc, p));
 }
 
 /** placeInFile on a worker (the 40 MB text and its line index off the caller's thread), or here when none starts. */
