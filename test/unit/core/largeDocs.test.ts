@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LARGE_DOCS } from '../../../src/core/readers/largeDocs';
-import { parseJsonDocument } from '../../../src/core/readers/jsonFile';
+import { issueProblems, parseJsonDocument } from '../../../src/core/readers/jsonFile';
+import { SummaryReadSchema } from '../../../src/core/readers/nemo/summaryShape';
 import { readSummaryDocument, serveSummary, type SummaryMsg } from '../../../src/core/readers/nemo/summaryDoc';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 
@@ -83,4 +84,22 @@ test('readSummaryDocument on this thread reads in the words of its kind', async 
   assert.deepEqual(v.doc.problems.map((p) => p.message), ['the dataset summary.json is not on disk']);
   const n = await readSummaryDocument(new NodeFs(), gone, Infinity);
   assert.deepEqual(n.doc.problems.map((p) => p.message), ['the run summary is not on disk']);
+});
+
+test('a NeMo Gym run summary checked a task at a time says what the whole document checked as one says', async () => {
+  const ok = { task_id: 't', repeats: [{ repeat: 0, outcome: 'scored', reward: 1 }] };
+  const values: unknown[] = [
+    { files: {}, tasks: [ok, ok] },
+    { files: {}, target: 5, tasks: [ok], missing_paths: [3] },
+    { files: {}, target: 5, tasks: [ok, { task_id: 't2', repeats: [{ repeat: -1, outcome: 3 }] }, { repeats: [] }, 7] },
+    { target: 5, tasks: { a: { repeats: [{ repeat: 'x' }] } } },
+    { files: {}, tasks: 'no' },
+    { files: {} },
+  ];
+  for (const v of values) {
+    const d = doc(v);
+    const whole = SummaryReadSchema.safeParse(v);
+    const want = whole.success ? [] : issueProblems(d, whole.error.issues, 'run summary');
+    assert.deepEqual(await LARGE_DOCS['nemo-summary'].schemaProblems(d), want, JSON.stringify(v));
+  }
 });

@@ -35,6 +35,8 @@ export const SummaryRepeatSchema = z.looseObject({
 });
 
 const TaskEntry = z.looseObject({ task_id: z.string().optional(), task_index: z.number().int().optional(), repeats: z.array(SummaryRepeatSchema) });
+/** A task of the list form of `tasks` (the first form SummaryReadSchema accepts). */
+export const SummaryTaskSchema = TaskEntry.extend({ task_id: z.string() });
 
 /** Lenient reading schema of `<stem>_run_summary.json`: unknown keys kept, fields added over time optional. */
 export const SummaryReadSchema = z.looseObject({
@@ -56,7 +58,7 @@ export const SummaryReadSchema = z.looseObject({
   missing_paths: z.array(z.string()).optional(),
   unvalidated: NamedList.optional(),
   skipped: NamedList.optional(),
-  tasks: z.union([z.array(TaskEntry.extend({ task_id: z.string() })), z.record(z.string(), TaskEntry)]).optional(),
+  tasks: z.union([z.array(SummaryTaskSchema), z.record(z.string(), TaskEntry)]).optional(),
 });
 
 export type JsonPath = (string | number)[];
