@@ -2,7 +2,7 @@
 // (parallelRows.ts): blank, or the picked keys, or why not (with the line's honest-input remarks). The problems
 // themselves are made by the caller, which alone knows the line's number and the file's problem count.
 import { invalidUtf8At, startsWithBom } from '../honestInput';
-import { KeyPicker } from './scan';
+import { KeyPicker, ScanError } from './scan';
 import { asBuffer } from '../bytes';
 
 /**
@@ -55,6 +55,8 @@ export function pickLine(picker: KeyPicker, buf: Uint8Array, start: number, end:
     out.row = picker.pickRange(buf, k, end);
   } catch (e) {
     if (e instanceof RangeError) out.error = { range: true, message: e.message };
+    // The byte counted from the line's start (not from the start of whatever chunk of the file holds the line).
+    else if (e instanceof ScanError) out.error = { range: false, message: `unexpected input at byte ${e.at - start}` };
     else if (e instanceof SyntaxError) out.error = { range: false, message: e.message };
     else throw e;
   }

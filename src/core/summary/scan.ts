@@ -16,8 +16,15 @@ function skipWs(buf: Uint8Array, i: number, end: number): number {
   return i;
 }
 
+/** Where a line stops being JSON: `at` counts bytes from the start of the buffer scanned (pickLine makes it the line's). */
+export class ScanError extends SyntaxError {
+  constructor(readonly at: number) {
+    super(`unexpected input at byte ${at}`);
+  }
+}
+
 function fail(i: number): never {
-  throw new SyntaxError(`unexpected input at byte ${i}`);
+  throw new ScanError(i);
 }
 
 /** Index just after the closing quote of the string starting at `i` (buf[i] is the opening quote), before `end`. */

@@ -163,3 +163,17 @@ test('partialIdentity: a task_id key mangled by a bad byte before its colon is n
   const ok = enc('{"task_id": {"task_id": "B"}, "x": 1');
   assert.equal(partialIdentity(ok, 0, ok.length), ' (task B)');
 });
+
+test('pickLine: where a line stops being JSON is counted from the line\'s own start, wherever the line sits in the chunk read', () => {
+  // The same broken line alone, after 100 bytes of other lines, and after a BOM on line 1 (the BOM is the line's bytes).
+  const line = '{"reward": 1 x}';
+  assert.deepEqual(pick(enc(line))?.error, { range: false, message: 'unexpected input at byte 13' });
+  const inChunk = enc(`${'y'.repeat(99)}\n${line}`);
+  assert.deepEqual(pickLine(RESULT_KEYS, inChunk, 100, inChunk.length, false)?.error, { range: false, message: 'unexpected input at byte 13' });
+  const spaced = enc(`${'y'.repeat(99)}\n  ${line}`);
+  assert.deepEqual(pickLine(RESULT_KEYS, spaced, 100, spaced.length, false)?.error, { range: false, message: 'unexpected input at byte 15' });
+  const afterBom = Uint8Array.from([...BOM, ...enc(line)]);
+  assert.deepEqual(pick(afterBom, true)?.error, { range: false, message: 'unexpected input at byte 16' });
+  // A value that does not parse keeps JSON.parse's own words (counted within the value).
+  assert.match(pick(enc('{"reward": 1.}'))?.error?.message ?? '', /JSON/);
+});
