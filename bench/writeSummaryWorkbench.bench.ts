@@ -21,6 +21,7 @@ import { openView, runCommand, waitForWorkbench } from '../.ci/vscode/workbench'
 import { generate, SHAPES, type Shape } from './summaryRun';
 import { HostProfiler, PageProfiler } from './hostProfiler';
 import { IdleControl } from './idleControl';
+import { childrenCpuMs, cpuBetween, cpuSnapshot, describeCpu } from './cpuByProcess';
 import { harborRunsLogs, inWorkbench, waitFor } from './workbenchSession';
 
 const ROWS = Number(process.env.ROWS) || 40_000;
@@ -30,11 +31,19 @@ const CLI = path.join(__dirname, '..', 'cli.js');
 const hostLog = (dir: string): string => harborRunsLogs(dir).sort((a, b) => a.mtime - b.mtime).map((l) => l.text).join('\n');
 
 
+/** CPU time by process over each timed CLI run (cpuByProcess.ts). */
+const cliCpu: string[] = [];
+
 function cliSummary(rollouts: string): number {
+  const cpu0 = cpuSnapshot();
+  const own0 = childrenCpuMs();
   const t = Date.now();
   const r = spawnSync(process.execPath, [CLI, 'summary', rollouts], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`summary exited with ${r.status}: ${r.stderr.slice(-2000)}`);
-  return Date.now() - t;
+  const ms = Date.now() - t;
+  const others = cpuBetween(cpu0, cpuSnapshot());
+  cliCpu.push(`the CLI ${(childrenCpuMs() - own0).toLocaleString('en-US')} ms; the rest of the machine ${describeCpu(others, 3)}`);
+  return ms;
 }
 
 async function main(): Promise<void> {
@@ -70,10 +79,12 @@ async function main(): Promise<void> {
     const idle = new IdleControl();
     await tools.sleep(200);
     idle.reset();
+    const cpu0 = cpuSnapshot();
     const t0 = Date.now();
     await page.keyboard.press('Enter');
     await page.locator('.notifications-toasts', { hasText: 'Wrote rollouts_run_summary.json' }).first().waitFor({ state: 'visible', timeout: 600_000 });
     const commandMs = Date.now() - t0;
+    const commandCpu = describeCpu(cpuBetween(cpu0, cpuSnapshot()));
     if (pageProfiler) console.log(`  workbench page profile: ${await pageProfiler.stop(path.join(process.env.BENCH_PROFILE!, `write-summary-page-${Date.now()}.cpuprofile`))}`);
     if (fs.statSync(summary).mtimeMs <= before) throw new Error(`${summary} was not rewritten`);
     const host = await waitFor('the command\'s figures in the log', () => {
@@ -114,6 +125,8 @@ async function main(): Promise<void> {
     console.log(`  host: writer ${host.writerMs}, whole command ${host.totalMs}, longest event-loop block ${host.blocked} (target ≤ 50: ${verdict(host.blocked <= 50)})`
       + `; writing ${host.writeBlocked ?? '?'}, showing the run ${host.showBlocked ?? '?'}, revealing it ${host.revealBlocked ?? '?'}; an idle process beside it over the same window: ${idleMs}`);
     console.log(`  from Enter (host log times): ${steps.map(([name, t]) => `${name} +${t === undefined ? '?' : t - t0}`).join(', ')}, "Wrote …" seen +${commandMs}`);
+    console.log(`  CPU, the CLI's last run: ${cliCpu[cliCpu.length - 1] ?? 'n/a'}`);
+    console.log(`  CPU by process, Enter → "Wrote …": ${commandCpu}`);
     console.log(`  re-reads set off by the write: ${reReads.length ? reReads.map((m) => `${m[1]} ms, block ${m[2]} ms`).join('; ') : 'none'}`);
   });
 }

@@ -10,8 +10,9 @@ import { readManifestDataset, readPreviousSummary, resolveIdentity, type RunIden
 import { locateRun, withRowsRoot, type RunPlace } from './locate';
 import { normalizePath, PathRelator, relativePath, runSummaryPathFor } from './paths';
 import {
-  firstTaskSource, preparedIdentity, readRows, readSchedule, readUnexpanded, Selection, type RowsSummary, type ScanContext,
+  firstTaskSource, preparedIdentity, readRows, readSchedule, readUnexpanded, rowWorkersFor, Selection, type RowsSummary, type ScanContext,
 } from './rows';
+import { EarlyPickedLines } from './parallelRows';
 import { appendedSince, readSignaturesSidecar, type OutputSignatures } from './signatures';
 import { buildTasks, listMissing, settleUnvalidated } from './tasks';
 import { rootFromLogDirs, VerifierPrefetch } from './verification';
@@ -58,12 +59,23 @@ Promise<{ document: RunSummaryDocument; problems: Problem[] }> {
   const rel = await PathRelator.create(fs, summaryPath);
   throwIfAborted(opts.signal);
 
-  let place = await locateRun(fs, rollouts, opts.runConfig, problems);
-  const beforeDispatch = await dispatchSignatures(fs, rollouts, opts.beforeDispatch, problems);
-  const f = await collectFiles(fs, rel, { rolloutsPath: rollouts, split: opts.split ?? 'validation', rowsPath: place.rowsPath, beforeDispatch, problems });
-  const previous = await readPreviousSummary(fs, summaryPath, problems);
-
-  const read = await readSelection(fs, rel, place, f, rollouts, opts, problems);
+  // The rollouts are read and picked on row workers from now on, while the run's other files are found (their rows
+  // are applied once the schedule is read, as in readSelection); not needed after all (not this run's), it is stopped.
+  const workers = await rowWorkersFor(fs, rollouts, opts.rowWorkers);
+  const early = workers > 0 ? new EarlyPickedLines(fs, rollouts, workers) : undefined;
+  let read: SelectionRead;
+  let place: RunPlace;
+  let f: FilesResult;
+  let previous: Awaited<ReturnType<typeof readPreviousSummary>>;
+  try {
+    place = await locateRun(fs, rollouts, opts.runConfig, problems);
+    const beforeDispatch = await dispatchSignatures(fs, rollouts, opts.beforeDispatch, problems);
+    f = await collectFiles(fs, rel, { rolloutsPath: rollouts, split: opts.split ?? 'validation', rowsPath: place.rowsPath, beforeDispatch, problems });
+    previous = await readPreviousSummary(fs, summaryPath, problems);
+    read = await readSelection(fs, rel, place, f, rollouts, opts, problems, f.readable.rollouts === rollouts ? early : undefined);
+  } finally {
+    await early?.cancel();
+  }
   place = await withRowsRoot(fs, place, rootFromLogDirs(read.logDirs));
   throwIfAborted(opts.signal);
 
@@ -137,7 +149,7 @@ interface SelectionRead {
  * (or the caller passes); when none does, the schedule is unknown: said in the summary and as a warning.
  */
 async function readSelection(fs: FsPort, rel: PathRelator, place: RunPlace, f: FilesResult, rollouts: string,
-  opts: SummaryOptions, problems: Problem[]): Promise<SelectionRead> {
+  opts: SummaryOptions, problems: Problem[], early?: EarlyPickedLines): Promise<SelectionRead> {
   const schedulePath = f.readable.materialized_inputs;
   let total = 0;
   for (const p of [schedulePath, f.readable.rollouts, f.readable.failures]) if (p) total += (await fs.stat(p))?.size ?? 0;
@@ -162,7 +174,7 @@ async function readSelection(fs: FsPort, rel: PathRelator, place: RunPlace, f: F
   if (opts.signal?.aborted) onAbort();
   else opts.signal?.addEventListener('abort', onAbort, { once: true });
   const rows = f.readable.rollouts
-    ? readRows({ ...ctx, signal: stop.signal, ready, afterChunk: () => prefetch.backpressure() }, f.readable.rollouts, 'result', sel, !schedulePath, acc, logDirs, prefetch)
+    ? readRows({ ...ctx, signal: stop.signal, ready, afterChunk: () => prefetch.backpressure() }, f.readable.rollouts, 'result', sel, !schedulePath, acc, logDirs, prefetch, early)
     : undefined;
   rows?.catch(() => undefined); // (awaited below; a failure must not go unhandled while the schedule is read)
   let scheduleSource: string | null;

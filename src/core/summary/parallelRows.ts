@@ -286,3 +286,46 @@ async function reader(fs: FsPort, path: string, chunkSize: number): Promise<{ ne
     async close() { await it.return?.(); },
   };
 }
+
+/**
+ * A read on row workers started before its handlers are known (the writer starts reading the rollouts as it starts,
+ * while it still finds the run's other files): the lines are read and picked ahead, held as with `ready`, and handed
+ * to the handlers given to `attach` once their own `ready` resolves. Not attached, `cancel` stops it.
+ */
+export class EarlyPickedLines {
+  private h: ParallelLineHandlers | undefined;
+  private attached: () => void = () => undefined;
+  private readonly stop = new AbortController();
+  private readonly done: Promise<boolean>;
+
+  constructor(fs: FsPort, readonly path: string, readonly workers: number, chunkSize = CHUNK_SIZE, workerFile = rowWorkerFile()) {
+    const attached = new Promise<void>((resolve) => { this.attached = resolve; });
+    this.done = forEachPickedLine(fs, path, {
+      onOutcome: (o, line, terminated) => this.h!.onOutcome(o, line, terminated),
+      onLongLine: (line, bytes) => this.h!.onLongLine?.(line, bytes),
+      onBytes: (n) => this.h!.onBytes?.(n),
+      afterChunk: () => this.h!.afterChunk?.(),
+      signal: this.stop.signal,
+      ready: attached.then(() => this.h!.ready),
+    }, workers, chunkSize, workerFile);
+    this.done.catch(() => undefined); // (a failure is the attached caller's; unattached, nobody's)
+  }
+
+  /** The read's outcome with these handlers (as forEachPickedLine with them: false when no worker could start). */
+  attach(h: ParallelLineHandlers): Promise<boolean> {
+    if (this.h || this.stop.signal.aborted) return Promise.reject(new Error(`the early read of ${this.path} was ${this.h ? 'attached' : 'cancelled'} before`));
+    this.h = h;
+    if (h.signal?.aborted) this.stop.abort(h.signal.reason ?? new Error('cancelled'));
+    else h.signal?.addEventListener('abort', () => this.stop.abort(h.signal!.reason ?? new Error('cancelled')), { once: true });
+    this.attached();
+    return this.done;
+  }
+
+  /** Stops a read never attached (its workers end); nothing once attached. */
+  async cancel(): Promise<void> {
+    if (this.h) return;
+    this.stop.abort(new Error('not needed'));
+    this.attached();
+    await this.done.catch(() => undefined);
+  }
+}

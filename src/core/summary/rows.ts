@@ -7,7 +7,7 @@ import type { Problem } from '../model';
 import { KeyPicker, RawValue } from './scan';
 import { forEachLine } from './lines';
 import { pickLine, RESULT_KEYS, type LineOutcome } from './lineOutcome';
-import { defaultRowWorkers, forEachPickedLine, PARALLEL_MIN_BYTES } from './parallelRows';
+import { defaultRowWorkers, forEachPickedLine, PARALLEL_MIN_BYTES, type EarlyPickedLines } from './parallelRows';
 
 const META = new KeyPicker(['metadata']);
 const TASK_INPUT = new KeyPicker(['responses_create_params', 'task_data', 'turns', 'steps'], { responses_create_params: META });
@@ -144,7 +144,9 @@ export type Report = (p: Problem) => void;
  * file that cannot be read throws UnreadableRunFile (with `fatal`) or is one Problem.
  */
 async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
-  onRow: (row: Record<string, unknown>, line: number, report: Report) => void, fatal = true, workers = 0): Promise<void> {
+  onRow: (row: Record<string, unknown>, line: number, report: Report) => void, fatal = true, workers = 0,
+  /** The file's read on row workers, started earlier (build.ts): used instead of starting one. */
+  early?: EarlyPickedLines): Promise<void> {
   let reported = 0;
   const add: Report = (p) => { if (reported++ < MAX_PROBLEMS_PER_FILE) ctx.problems.push(p); };
   // One line's outcome (picked here or on a row worker) into the row or its problems.
@@ -180,9 +182,9 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
     message: `line ${line} is ${bytes} bytes, over the ${ctx.fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES}-byte limit of one line (harborRuns.maxFileSizeMB): left out` });
   try {
     // A large file of result rows is picked on worker threads (the same outcomes, in file order); else here.
-    const parallel = workers > 0 && picker === RESULT_KEYS && await forEachPickedLine(ctx.fs, path, {
-      onOutcome: handle, onLongLine, onBytes: ctx.onBytes, afterChunk: ctx.afterChunk, signal: ctx.signal, ready: ctx.ready,
-    }, workers, ctx.rowChunkBytes);
+    const handlers = { onOutcome: handle, onLongLine, onBytes: ctx.onBytes, afterChunk: ctx.afterChunk, signal: ctx.signal, ready: ctx.ready };
+    const parallel = early ? await early.attach(handlers)
+      : workers > 0 && picker === RESULT_KEYS && await forEachPickedLine(ctx.fs, path, handlers, workers, ctx.rowChunkBytes);
     if (!parallel) {
       await ctx.ready;
       await forEachLine(ctx.fs, path, (buf, start, end, line, terminated) => {
@@ -295,9 +297,8 @@ export interface RowsSummary { taskSources: Set<string>; rows: number; notSelect
 
 /** Reads result or failure rows into the selection (`create`: no schedule, the rows themselves select). */
 export async function readRows(ctx: ScanContext, path: string, kind: 'result' | 'failure', sel: Selection, create: boolean,
-  acc: RowsSummary, logDirs: Set<string>, prefetch?: { add(logsDir: string): void }): Promise<void> {
-  const size = ctx.rowWorkers === undefined ? (await ctx.fs.stat(path).catch(() => undefined))?.size ?? 0 : 0;
-  const workers = ctx.rowWorkers ?? (size >= PARALLEL_MIN_BYTES ? defaultRowWorkers() : 0);
+  acc: RowsSummary, logDirs: Set<string>, prefetch?: { add(logsDir: string): void }, early?: EarlyPickedLines): Promise<void> {
+  const workers = early ? early.workers : await rowWorkersFor(ctx.fs, path, ctx.rowWorkers);
   await scanFile(ctx, path, RESULT_KEYS, (row, line, report) => {
     const id = identity(report, path, line, row, '_ng_task_id');
     if (!id) return;
@@ -333,7 +334,14 @@ export async function readRows(ctx: ScanContext, path: string, kind: 'result' | 
         failure_kind: str(row.failure_kind), verifier_mode: str(row.verifier_mode),
       };
     }
-  }, true, workers);
+  }, true, workers, early);
+}
+
+/** Row workers for a file of result rows: as many as asked; by default some for a file of PARALLEL_MIN_BYTES or more, else none. */
+export async function rowWorkersFor(fs: FsPort, path: string, asked: number | undefined): Promise<number> {
+  if (asked !== undefined) return asked;
+  const size = (await fs.stat(path).catch(() => undefined))?.size ?? 0;
+  return size >= PARALLEL_MIN_BYTES ? defaultRowWorkers() : 0;
 }
 
 /** The first `task_source` among the first rows of a small JSONL (collated input, `_prepare.jsonl`); null when none. */
