@@ -190,6 +190,10 @@ test('placeInFile on a file of megabytes, read a piece at a time: every path whe
   // only the first path: placed from the first megabyte, the rest of the file digested only
   assert.deepEqual(await placeInFile({ path: file, digest: sha256(text), paths: [paths[0]] }), [want[0]]);
   assert.deepEqual(await placeInFile({ path: file, digest: sha256(`${text}x`), paths: [paths[0]] }), [undefined]);
+  // keeping at most the first megabyte (the caller's thread): placed when it places them all, else given up (a worker's)
+  assert.deepEqual(await placeInFile({ path: file, digest: sha256(text), paths: paths.slice(0, 2) }, 1 << 20), want.slice(0, 2));
+  assert.equal(await placeInFile({ path: file, digest: sha256(text), paths }, 1 << 20), undefined);
+  assert.equal(await placeInFile({ path: file, digest: sha256(text), paths: [['after', 'k', 2]] }, 1 << 20), undefined);
 });
 
 function problem(file: string, jsonPath: (string | number)[] | undefined, extra: Partial<Problem> = {}): Problem {

@@ -2,7 +2,8 @@
 // read again, a piece at a time, decoded as readJsonDocument decodes it and digested as the first worker digested its
 // text (SHA-256 of the UTF-8 of the text, in pieces), and the paths are looked for in the text read so far, each time
 // it has doubled. A path whose value ends before the text read so far ends has its place (JsonLocator.extentOf); once
-// every path has one, the rest of the file is only digested, not kept. The missing_paths of a 40,000-repeat summary,
+// every path has one, the rest of the file is only digested, not kept (on the caller's thread when the first megabyte
+// places them all: no worker, and its ~25 MB, for the common case). The missing_paths of a 40,000-repeat summary,
 // which come before its tasks, are placed from its first megabyte: the 40 MB of bytes and the 40 MB text a whole read
 // held at the very end of the read (~90 MB of RSS) are no longer held.
 import { createHash } from 'node:crypto';
@@ -36,9 +37,12 @@ function placeIn(text: string, whole: boolean, paths: readonly JsonPath[], place
 
 /**
  * Where `job.paths` are in the file, read again; none placed when it cannot be read, is over `maxBytes`, or is no
- * longer the text that was parsed (`digest`).
+ * longer the text that was parsed (`digest`). `keepChars`: undefined (given up) as soon as a path needs more text
+ * than this (the caller's thread places what the start of the file places, and leaves the rest to a worker).
  */
-export async function placeInFile(job: { path: string; maxBytes?: number; digest: string; paths: JsonPath[] }): Promise<Place[]> {
+export async function placeInFile(job: { path: string; maxBytes?: number; digest: string; paths: JsonPath[] }): Promise<Place[]>;
+export async function placeInFile(job: { path: string; maxBytes?: number; digest: string; paths: JsonPath[] }, keepChars: number): Promise<Place[] | undefined>;
+export async function placeInFile(job: { path: string; maxBytes?: number; digest: string; paths: JsonPath[] }, keepChars = Infinity): Promise<Place[] | undefined> {
   const none = () => job.paths.map(() => undefined);
   const places: Place[] = none();
   const open = new Set(job.paths.map((_, i) => i));
@@ -67,7 +71,8 @@ export async function placeInFile(job: { path: string; maxBytes?: number; digest
           const sofar = kept.join('');
           kept = [sofar];
           placeIn(sofar, !bytesRead, job.paths, places, open);
-          tryAt = keptChars * 2;
+          if (open.size && keptChars >= keepChars) return undefined;
+          tryAt = Math.min(keptChars * 2, Math.max(keepChars, keptChars + 1));
           if (!open.size) kept = [];
         }
       }

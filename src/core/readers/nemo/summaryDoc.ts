@@ -13,11 +13,12 @@
 // worker can start: read on this thread, same answers. A viewer dataset's summary.json (as large at 10,000 tasks) is
 // read the same way: `kind` says which document it is and what the worker checks (../largeDocs.ts).
 import { createHash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { FsPort } from '../../fs/port';
 import { NodeFs } from '../../fs/nodeFs';
 import type { Problem } from '../../model';
-import { readJsonDocument, type JsonDocument } from '../jsonFile';
+import { parseJsonDocument, readJsonDocument, type JsonDocument } from '../jsonFile';
+import { invalidUtf8At, lineOfByte } from '../../honestInput';
 import { isObj } from './summaryShape';
 import { LARGE_DOCS, type LargeDocKind } from '../largeDocs';
 import { workerBundle } from '../../fs/workerBundle';
@@ -110,7 +111,7 @@ function onWorker(file: string, placeFile: string, job: SummaryJob): Promise<Jso
         const whole = doc!;
         tasks = [];
         const { digest } = m;
-        whole.placeLater = (paths) => paths.length === 0 ? Promise.resolve([]) : placeOnWorker(placeFile, { ...job, digest, paths });
+        whole.placeLater = (paths) => paths.length === 0 ? Promise.resolve([]) : placeHereOrOnWorker(placeFile, { ...job, digest, paths });
         doc = undefined;
         resolve(whole);
       } else if (m.kind !== 'places') { // (places: only a placing worker sends them)
@@ -143,6 +144,19 @@ function textDigest(text: string): { step(chars: number): void; done(): string }
     }
   };
   return { step, done: () => { step(text.length); return h.digest('hex'); } };
+}
+
+/** Characters of the file's start the caller's thread keeps to place paths; a path further in is placed on a worker. */
+export const PLACE_HERE_CHARS = 1 << 20;
+
+/**
+ * Placed on this thread when the file's first PLACE_HERE_CHARS place every path (the missing_paths of a run summary,
+ * before its tasks: the file is then only digested here, in small pieces), else on a worker (the text and its line
+ * index off this thread).
+ */
+async function placeHereOrOnWorker(file: string, job: PlaceJob): Promise<Place[]> {
+  const here = await placeInFile(job, PLACE_HERE_CHARS);
+  return here ?? placeOnWorker(file, job);
 }
 
 /** placeInFile on a worker (the 40 MB text and its line index off the caller's thread), or here when none starts. */
@@ -194,7 +208,7 @@ export async function placeDeferred(doc: JsonDocument, problems: Problem[]): Pro
  */
 export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg) => void, onAsk: (f: (m: WorkerAsk) => void) => void): Promise<void> {
   const kind = LARGE_DOCS[job.kind ?? 'nemo-summary'];
-  const doc = await readJsonDocument(new NodeFs(job.maxBytes !== undefined ? { maxFileBytes: job.maxBytes } : {}), job.path, kind.what);
+  const doc = await readReleasing(new NodeFs(job.maxBytes !== undefined ? { maxFileBytes: job.maxBytes } : {}), job.path, kind.what);
   const problems = [...doc.problems];
   let value = doc.value;
   if (doc.ok) problems.push(...await kind.schemaProblems(doc));
@@ -218,5 +232,41 @@ export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg) => voi
     }
     all = undefined;
     post({ kind: 'end', digest: digest.done() });
+  });
+}
+
+/**
+ * The document as readJsonDocument reads it, its bytes let go once decoded, before the parse: left to the collector,
+ * the 40 MB of a 40,000-repeat summary's bytes were still held beside its text, its tree and the schema's check (the
+ * worker's RSS 202 MB when it sent the head, 164 MB after a collection). Let go by handing them to a message that is
+ * never read (a closed channel frees it).
+ */
+async function readReleasing(fs: NodeFs, path: string, what: string): Promise<JsonDocument> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFile(path);
+  } catch {
+    return readJsonDocument(fs, path, what); // its problem, said as it says it
+  }
+  const bad = invalidUtf8At(bytes);
+  const badUtf8Line = bad >= 0 ? lineOfByte(bytes, bad) : undefined;
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes); // the BOM kept, as readJsonDocument keeps it
+  await letGo(bytes.buffer);
+  return parseJsonDocument(path, text, what, badUtf8Line);
+}
+
+/** Frees an ArrayBuffer's memory now (not at the next collection); the buffer is detached. */
+export function letGo(buffer: ArrayBufferLike): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    try {
+      port1.postMessage(null, [buffer as ArrayBuffer]);
+    } catch {
+      // not transferable (a shared buffer): left to the collector
+    }
+    const timer = setTimeout(resolve, 100);
+    port2.once('close', () => { clearTimeout(timer); resolve(); });
+    port1.close();
+    port2.close();
   });
 }
