@@ -24,6 +24,12 @@ export function resolveRel(root: string, rel: string): string {
   return path.posix.resolve(root, rel.replace(/\\/g, '/'));
 }
 
+/** The type a listing gives a name (the last entry of that name, as a Map of the entries would say). */
+function typeIn(listing: readonly [string, EntryType][], name: string): EntryType | undefined {
+  for (let i = listing.length - 1; i >= 0; i--) if (listing[i][0] === name) return listing[i][1];
+  return undefined;
+}
+
 /** The last segment of an absolute path ('' for '/'). */
 const lastSegment = (abs: string): string => abs.slice(abs.lastIndexOf('/') + 1);
 
@@ -86,17 +92,18 @@ export async function repeatEvidence(
   const logsRel = str(raw.verifier_logs);
   const logsResolved = logsRel ? resolveRel(root, logsRel) : undefined;
   const logsAbs = logsResolved && isInside(root, logsResolved) ? logsResolved : undefined;
-  let listing: Map<string, EntryType> | undefined;
+  // (the entries as listed, searched by name: a Map made of them per repeat was 40,000 Maps of garbage)
+  let listing: readonly [string, EntryType][] | undefined;
   let logsStat: { type: EntryType } | undefined;
   if (logsAbs && opts.listings?.has(logsAbs)) {
     const listed = opts.listings.get(logsAbs);
-    listing = listed ? new Map(listed) : undefined;
+    listing = listed;
     logsStat = listed ? { type: 'dir' } : await fs.stat(logsAbs); // not a folder: maybe a file
   } else if (logsAbs) {
     // readDir gives [] for a folder that is not there: only an empty listing needs a stat to tell the two apart.
-    listing = new Map(await fs.readDir(logsAbs));
-    logsStat = listing.size ? { type: 'dir' } : undefined;
-    if (!listing.size) {
+    listing = await fs.readDir(logsAbs);
+    logsStat = listing.length ? { type: 'dir' } : undefined;
+    if (!listing.length) {
       logsStat = await fs.stat(logsAbs);
       if (logsStat?.type !== 'dir') listing = undefined;
     }
@@ -107,7 +114,7 @@ export async function repeatEvidence(
     if (abs === logsAbs) return logsStat;
     const slash = abs.lastIndexOf('/');
     if (listing && logsAbs && slash === logsAbs.length && abs.startsWith(logsAbs)) {
-      const type = listing.get(abs.slice(slash + 1));
+      const type = typeIn(listing, abs.slice(slash + 1));
       return type ? { type } : undefined;
     }
     return UNKNOWN;
