@@ -14,6 +14,7 @@ import type { HostContext } from '../hostContext';
 import { basename } from '../../core/paths';
 import { withLongestBlock } from '../../views/loopBlock';
 import { plural } from '../../core/format';
+import { ProgressSteps } from '../../views/progressSteps';
 
 /** The rollouts file an argument names: a Uri or path, a run / run file node, a summary (its rollouts). */
 function rolloutsOfArg(ctx: HostContext, arg: unknown): string | undefined {
@@ -129,11 +130,10 @@ async function writeAndShow(ctx: HostContext, rollouts: string, target: string, 
     async (progress, token): Promise<{ facts: WrittenFacts; result?: WriteResult; fromWorker?: () => Promise<Run | undefined> }> => {
       const ac = new AbortController();
       const sub = token.onCancellationRequested(() => ac.abort(new Error('cancelled')));
-      let last = 0;
+      const steps = new ProgressSteps();
       const onProgress = (read: number, total: number): void => {
-        if (total <= 0) return;
-        const pct = Math.min(100, Math.floor((read / total) * 100));
-        if (pct > last) { progress.report({ increment: pct - last, message: `${pct}% of ${basename(rollouts)}` }); last = pct; }
+        const step = steps.next(read, total);
+        if (step > 0) progress.report({ increment: step, message: `${steps.reported}% of ${basename(rollouts)}` });
       };
       try {
         // On a worker thread where the files are Node's (the extension host's thread then only relays progress);
