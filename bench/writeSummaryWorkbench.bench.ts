@@ -77,7 +77,10 @@ async function main(): Promise<void> {
     await profiler?.start();
     const pageProfiler = process.env.BENCH_PROFILE ? await PageProfiler.start(page) : undefined;
     const idle = new IdleControl();
-    await tools.sleep(200);
+    // The workbench's own use of the machine with the pick open and nothing running, over 2 s: what it takes anyway.
+    const quiet0 = cpuSnapshot();
+    await tools.sleep(2000);
+    const quietCpu = describeCpu(cpuBetween(quiet0, cpuSnapshot()), 4);
     idle.reset();
     const cpu0 = cpuSnapshot();
     const t0 = Date.now();
@@ -127,6 +130,7 @@ async function main(): Promise<void> {
     console.log(`  from Enter (host log times): ${steps.map(([name, t]) => `${name} +${t === undefined ? '?' : t - t0}`).join(', ')}, "Wrote …" seen +${commandMs}`);
     console.log(`  CPU, the CLI's last run: ${cliCpu[cliCpu.length - 1] ?? 'n/a'}`);
     console.log(`  CPU by process, Enter → "Wrote …": ${commandCpu}`);
+    console.log(`  CPU by process, 2 s with the pick open before Enter: ${quietCpu}`);
     console.log(`  re-reads set off by the write: ${reReads.length ? reReads.map((m) => `${m[1]} ms, block ${m[2]} ms`).join('; ') : 'none'}`);
   });
 }
