@@ -4,7 +4,8 @@
 import * as path from 'node:path';
 import type { EntryType, FsPort } from '../fs/port';
 import type { NamedReason, Problem, Run, RunFile } from '../model';
-import { buildRunSummary, cleanStaleTemps, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX, UnreadableRunFile } from '../summary';
+import { buildRunSummary, cleanStaleTemps, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX, serializeSummary, UnreadableRunFile } from '../summary';
+import type { RunSummaryDocument } from '../schemas/runSummary';
 import { parseJsonDocument, problemAt, type JsonDocument } from './jsonFile';
 import { resolveRel } from './nemo/repeatEvidence';
 import { readTasks } from './nemo/repeats';
@@ -83,14 +84,19 @@ const CTRF_STAT_BATCH = 2048;
  * a moment ago (each verifier folder's listing is taken from the document's own paths), so the run's folders are not
  * read a second time. The writer's problems (cut-off or duplicate rows, missing paths, …) are the run's problems.
  */
-export async function runFromWrittenSummary(fs: FsPort, written: { path: string; document: unknown; bytes: Uint8Array; problems: Problem[] },
+export async function runFromWrittenSummary(fs: FsPort, written: { path: string; document: unknown; bytes?: Uint8Array; problems: Problem[] },
   rolloutsPath: string): Promise<Run> {
   const listings = await writtenListings(fs, written.path, written.document);
-  // The text is only needed to place a problem at its line: decoded then, not always (a 40k-repeat document's 38 MB
-  // held the extension host ~0.9 s in one decode).
+  // The text is only needed to place a problem at its line: made then, not always (a 40k-repeat document's 38 MB
+  // held the extension host ~0.9 s in one decode). Without the bytes (a writer that streamed the file) it is the
+  // document serialized again: the writer writes exactly serializeSummary(document).
   let text: string | undefined;
   const jsonDoc: JsonDocument = {
-    path: written.path, get text() { return (text ??= new TextDecoder().decode(written.bytes)); }, value: written.document, ok: true, problems: [],
+    path: written.path,
+    get text() {
+      return (text ??= written.bytes ? new TextDecoder().decode(written.bytes) : serializeSummary(written.document as RunSummaryDocument));
+    },
+    value: written.document, ok: true, problems: [],
   };
   return runFromSummaryDocument(fs, jsonDoc, {
     summaryPath: written.path, anchor: written.path, virtual: false, rolloutsPath, extraProblems: writerOwnProblems(written), listings, ownWriter: true,

@@ -40,3 +40,20 @@ test('runFromWrittenSummary: the run a read of the written file gives, with no v
   assert.deepEqual(placed(fromMemory.problems), placed(fromDisk.problems));
   assert.ok(placed(fromMemory.problems).every(([, line]) => typeof line === 'number' && line > 1), 'placed at a line of the summary');
 });
+
+test('runFromWrittenSummary without the bytes (a writer that streamed the file): the same run, its problems placed at the same lines and columns from the document serialized again', async () => {
+  const dir = tmpDir('written-streamed');
+  const rollouts = posix(buildRun(dir, { tasks: [
+    { id: 'a', repeats: [{ outcome: 'scored', folder: 'absent' }, { outcome: 'scored' }] },
+    { id: 'b', repeats: [{ outcome: 'failed' }, { outcome: 'scored', folder: 'absent' }] },
+  ] }));
+  const streamed = await writeRunSummary(nodeFs, rollouts);
+  assert.equal(streamed.error, undefined);
+  assert.equal(streamed.bytes, undefined, 'streamed: no bytes kept');
+  const fromDocument = await runFromWrittenSummary(nodeFs, { path: streamed.path, document: streamed.document, problems: streamed.problems }, rollouts);
+  const fromDisk = await readRunSummary(nodeFs, streamed.path);
+  assert.deepEqual(fromDocument.tasks, fromDisk.tasks);
+  const placed = (ps: typeof fromDisk.problems) => ps.filter((p) => p.code === 'missing-path').map((p) => [p.jsonPath, p.line, p.column]);
+  assert.equal(placed(fromDisk.problems).length, 2);
+  assert.deepEqual(placed(fromDocument.problems), placed(fromDisk.problems));
+});
