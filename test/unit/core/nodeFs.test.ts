@@ -313,3 +313,32 @@ test('temp files of atomic writes are recognised by their whole name, with or wi
   assert.equal(isAtomicTempPath('/runs/.x.json.12.ab.tmp.old'), false);
   assert.equal(isAtomicTempPath('/runs/a.x.json.12.ab.tmp'), false);
 });
+
+test('probeDirs: children of one folder probed in any order of present and missing (a miss makes the next one stat-ed first) answer as listing each would', async () => {
+  const node = new NodeFs();
+  const d = `${dir}/probe-mixed`;
+  fs.mkdirSync(`${d}/a`, { recursive: true });
+  fs.mkdirSync(`${d}/b`, { recursive: true });
+  fs.mkdirSync(`${d}/empty`, { recursive: true });
+  fs.writeFileSync(`${d}/a/reward.txt`, '1');
+  fs.writeFileSync(`${d}/b/test-stdout.txt`, '');
+  fs.writeFileSync(`${d}/file`, '');
+  fs.symlinkSync(`${d}/a`, `${d}/link`);
+  fs.symlinkSync(`${d}/gone`, `${d}/broken`);
+  const names: [string, 'file' | 'dir'][] = [['reward.txt', 'file'], ['test-stdout.txt', 'file']];
+  const want: Record<string, number> = {
+    a: 0b01, b: 0b10, empty: 0, link: 0b01, file: -1, broken: -1, none: -1, 'none/deeper': -1, 'file/x': -1,
+  };
+  // Every order of misses and hits: hits after misses, misses after hits, two misses then a link, a file after a miss.
+  const orders = [
+    ['none', 'a', 'none', 'none', 'b', 'file', 'empty', 'broken', 'link', 'none', 'file/x', 'a'],
+    ['a', 'b', 'none', 'link', 'broken', 'empty', 'none/deeper', 'file', 'b', 'none', 'none', 'empty'],
+  ];
+  for (const order of orders) {
+    const got = await node.probeDirs(order.map((n) => [`${d}/${n}`]), names);
+    assert.deepEqual([...got], order.map((n) => want[n]), order.join(' '));
+  }
+  // A second candidate is tried after a miss, as before.
+  const two = await node.probeDirs([[`${d}/none`, `${d}/b`], [`${d}/none2`, `${d}/empty`], [`${d}/none3`, `${d}/none4`]], names);
+  assert.deepEqual([...two], [(1 << 16) | 0b10, 1 << 16, -1]);
+});
