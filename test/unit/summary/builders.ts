@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import type { FsPort } from '../../../src/core/fs/port';
+import type { LineOutcome } from '../../../src/core/summary/lineOutcome';
 
 export const T0 = 1787400000; // rollouts.jsonl mtime (seconds)
 
@@ -191,4 +192,29 @@ export function countingReads(): { port: FsPort; reads: () => number } {
     },
   });
   return { port, reads: () => reads };
+}
+
+/** f()'s value once it has not changed for `quietMs` (waiting at most 20 s). */
+export async function settled(f: () => number, quietMs = 300): Promise<number> {
+  let last = f();
+  let since = Date.now();
+  const t0 = Date.now();
+  while (Date.now() - since < quietMs && Date.now() - t0 < 20_000) {
+    await new Promise((r) => setTimeout(r, 20));
+    const v = f();
+    if (v !== last) { last = v; since = Date.now(); }
+  }
+  return last;
+}
+
+/** Calls a recorder saw, in order. */
+export type Call = unknown[];
+/** ParallelLineHandlers that write down every call. */
+export function recorder(calls: Call[]) {
+  return {
+    onOutcome: (o: LineOutcome, line: number, terminated: boolean) => { calls.push(['line', line, terminated, o.row?._ng_task_id]); },
+    onLongLine: (line: number, bytes: number) => { calls.push(['long', line, bytes]); },
+    onBytes: (n: number) => { calls.push(['bytes', n]); },
+    afterChunk: () => { calls.push(['chunk']); return undefined; },
+  };
 }

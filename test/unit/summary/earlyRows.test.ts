@@ -7,34 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import type { FsPort } from '../../../src/core/fs/port';
-import type { LineOutcome } from '../../../src/core/summary/lineOutcome';
 import { EarlyPickedLines, forEachPickedLine, rowWorkersRunning } from '../../../src/core/summary/parallelRows';
 import { buildRunSummary, serializeSummary } from '../../../src/core/summary';
-import { buildRun, countingReads, rowsOf48Bytes } from './builders';
+import { buildRun, countingReads, recorder, rowsOf48Bytes, settled, type Call } from './builders';
 import { posix, tmpDir } from './helpers';
-
-/** f()'s value once it has not changed for 300 ms (waiting at most 20 s). */
-async function settled(f: () => number): Promise<number> {
-  let last = f();
-  let since = Date.now();
-  const t0 = Date.now();
-  while (Date.now() - since < 300 && Date.now() - t0 < 20_000) {
-    await new Promise((r) => setTimeout(r, 20));
-    const v = f();
-    if (v !== last) { last = v; since = Date.now(); }
-  }
-  return last;
-}
-
-type Call = unknown[];
-function recorder(calls: Call[]) {
-  return {
-    onOutcome: (o: LineOutcome, line: number, terminated: boolean) => { calls.push(['line', line, terminated, o.row?._ng_task_id]); },
-    onLongLine: (line: number, bytes: number) => { calls.push(['long', line, bytes]); },
-    onBytes: (n: number) => { calls.push(['bytes', n]); },
-    afterChunk: () => { calls.push(['chunk']); return undefined; },
-  };
-}
 
 test('an early read: the file read and picked before it is attached, nothing handed on; then the same calls as a read started at once', { timeout: 60_000 }, async () => {
   const file = posix(path.join(tmpDir('rows-early'), 'f.jsonl'));
