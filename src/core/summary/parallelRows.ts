@@ -306,7 +306,8 @@ export class EarlyPickedLines {
       onBytes: (n) => this.h!.onBytes?.(n),
       afterChunk: () => this.h!.afterChunk?.(),
       signal: this.stop.signal,
-      ready: attached.then(() => this.h!.ready),
+      // (Cancelled unattached: no handlers' ready to wait for; the stopped signal ends the read.)
+      ready: attached.then(() => this.h?.ready),
     }, workers, chunkSize, workerFile);
     this.done.catch(() => undefined); // (a failure is the attached caller's; unattached, nobody's)
   }
