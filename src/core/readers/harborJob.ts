@@ -6,6 +6,8 @@ import type { FsPort } from '../fs/port';
 import { gather } from '../fs/gather';
 import type { Attempt, Problem, Run, RunFile, RunState, Task } from '../model';
 import { JobConfigSchema, JobResultSchema, jobCounts, type JobConfig, type JobResult } from '../schemas/harbor';
+import type { z } from 'zod';
+import { safeParsePlain } from '../schemas/plainCheck';
 import { issueProblems, jsonDocumentOf } from './jsonFile';
 import { listDir } from './harbor/evidence';
 import { baseName, joinPath, trimDir } from './harbor/paths';
@@ -44,7 +46,6 @@ export interface JobFiles {
   problems: Problem[];
 }
 
-type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } };
 
 const JOB_JSON = ['config.json', 'lock.json', 'result.json'];
 
@@ -73,7 +74,7 @@ async function readJobFilesEarly(fs: FsPort, jobDir: string, lockSize: number): 
   const entries = new Map<string, string>(got.lists[0] ?? []);
   const problems: Problem[] = [];
   const files: RunFile[] = [];
-  const parse = <T>(i: number, key: string, schema: Schema<T>, problems: Problem[]): T | null => {
+  const parse = <T>(i: number, key: string, schema: z.ZodType<T>, problems: Problem[]): T | null => {
     const name = names[i];
     const path = joinPath(jobDir, name);
     const present = entries.get(name) === 'file';
@@ -82,7 +83,7 @@ async function readJobFilesEarly(fs: FsPort, jobDir: string, lockSize: number): 
     const doc = jsonDocumentOf(path, reads[i]!, `job ${name}`, 'warning');
     problems.push(...doc.problems);
     if (!doc.ok) return null;
-    const p = schema.safeParse(doc.value);
+    const p = safeParsePlain(schema, doc.value);
     if (p.success) return p.data;
     problems.push(...issueProblems(doc, p.error.issues, `job ${name}`, 5));
     return null;

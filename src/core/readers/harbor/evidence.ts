@@ -5,6 +5,7 @@ import type { Evidence, EvidenceKind, Problem, RewardProvenance } from '../../mo
 import { ctrfFailedTests } from '../ctrf';
 import { issueProblems, type JsonDocument } from '../jsonFile';
 import { ArtifactManifestSchema } from '../../schemas/harbor';
+import { safeParsePlain } from '../../schemas/plainCheck';
 import { joinPath } from './paths';
 
 /** Collects evidence, the paths that are missing, and the problems found on the way. */
@@ -139,7 +140,7 @@ export function artifactsEvidence(list: EvidenceList, artifactsDir: string, entr
   if (!manifest) return;
   list.problems.push(...manifest.problems);
   if (!manifest.ok) return;
-  const parsed = ArtifactManifestSchema.safeParse(manifest.value);
+  const parsed = safeParsePlain(ArtifactManifestSchema, manifest.value);
   if (!parsed.success) {
     list.problems.push(...issueProblems(manifest, parsed.error.issues, 'artifacts/manifest.json', 5));
     return;

@@ -11,6 +11,7 @@ import { NodeFs } from '../../fs/nodeFs';
 import { gather, gatherWithCalls } from '../../fs/gather';
 import type { Problem } from '../../model';
 import { JobLockSchema, type JobLock } from '../../schemas/harbor';
+import { safeParsePlain } from '../../schemas/plainCheck';
 import { issueProblems, jsonDocumentOf } from '../jsonFile';
 import { workerBundle } from '../../fs/workerBundle';
 
@@ -31,7 +32,7 @@ export function parseJobLock(path: string, read: FileRead): JobLockRead {
   const doc = jsonDocumentOf(path, read, WHAT, 'warning');
   const problems = [...doc.problems];
   if (!doc.ok) return { lock: null, problems };
-  const p = JobLockSchema.safeParse(doc.value);
+  const p = safeParsePlain(JobLockSchema, doc.value, false); // only its harbor block is read, by its keys
   if (!p.success) return { lock: null, problems: [...problems, ...issueProblems(doc, p.error.issues, WHAT, 5)] };
   return { lock: { harbor: p.data.harbor }, problems };
 }

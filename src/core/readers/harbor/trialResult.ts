@@ -3,6 +3,7 @@
 import type { Problem } from '../../model';
 import { classifyMissingResult, classifyParsedTrial, classifyTrial } from '../../outcome';
 import { TrialConfigSchema, TrialResultSchema, type TrialConfig, type TrialResult } from '../../schemas/harbor';
+import { safeParsePlain } from '../../schemas/plainCheck';
 import { issueProblems, jsonDocumentOf, problemAt } from '../jsonFile';
 import type { AttemptBody } from './trial';
 import { joinPath } from './paths';
@@ -36,7 +37,9 @@ export function readResult(t: TrialFiles, jobFinished: boolean): ResultRead {
     return out;
   }
   out.problems.push(...doc.problems); // what parsing said (a BOM, bytes that are not UTF-8, duplicate keys, 1e400)
-  const parsed = TrialResultSchema.safeParse(doc.value);
+  // The result's objects are read by their keys, never listed (Harbor writes a config's keys in another order than
+  // the schema's): one that plainly passes is taken as it is, without zod's copy (schemas/plainCheck.ts).
+  const parsed = safeParsePlain(TrialResultSchema, doc.value, false);
   if (parsed.success) {
     out.state = 'ok';
     out.result = parsed.data;
@@ -75,7 +78,7 @@ export function readConfig(t: TrialFiles): { config: TrialConfig | null; problem
   if (!read) return { config: null, problems: [] };
   const doc = jsonDocumentOf(joinPath(t.dir, 'config.json'), read, 'trial config', 'warning');
   if (!doc.ok) return { config: null, problems: doc.problems };
-  const p = TrialConfigSchema.safeParse(doc.value);
+  const p = safeParsePlain(TrialConfigSchema, doc.value, false); // read by its keys, as the result
   if (p.success) return { config: p.data, problems: doc.problems };
   return { config: null, problems: [...doc.problems, ...issueProblems(doc, p.error.issues, 'trial config.json', 5)] };
 }
