@@ -131,7 +131,7 @@ async function inspectFolder(fs: FsPort, dir: string, entries: [string, EntryTyp
   }
 
   // Harbor: a job folder holds its trials; nothing below it is another run.
-  if ((files.has('config.json') || files.has('result.json')) && (await isHarborJobDir(fs, dir))) {
+  if ((files.has('config.json') || files.has('result.json')) && (await isHarborJobDir(fs, dir, entries))) {
     return { runs: [candidate('job', dir, dir)], skip, stop: true };
   }
   if ((files.has('result.json') || files.has('config.json')) && (dirs.has('agent') || dirs.has('verifier'))) {

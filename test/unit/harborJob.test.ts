@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { NodeFs } from '../../src/core/fs/nodeFs';
 import type { Attempt, Evidence, Run } from '../../src/core/model';
 import { isHarborJobDir, readHarborJob } from '../../src/core/readers/harborJob';
+import { discoverRuns } from '../../src/core/discovery';
 
 const nodeFs = new NodeFs();
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-job-test-'));
@@ -321,6 +322,20 @@ test('isHarborJobDir: a job dir yes; a trial dir, an empty dir, a jobs dir no', 
   assert.equal(await isHarborJobDir(nodeFs, empty), false);
   const noTrials = newJob();
   assert.equal(await isHarborJobDir(nodeFs, noTrials), false);
+});
+
+test('discovery lists a job folder once to find it is one (isHarborJobDir takes the listing it has)', async () => {
+  const job = newJob();
+  addTrial(job, 'x__1', { reward: 1 });
+  const listed: string[] = [];
+  const counting = Object.assign(Object.create(nodeFs) as NodeFs, {
+    readDir: (p: string) => { listed.push(p); return nodeFs.readDir(p); },
+  });
+  const found = await discoverRuns(counting, job);
+  assert.deepEqual(found.map((c) => c.variant), ['job']);
+  assert.equal(listed.filter((p) => p === job).length, 1, listed.join('\n'));
+  assert.equal(await isHarborJobDir(nodeFs, job, await nodeFs.readDir(job)), true);
+  assert.equal(await isHarborJobDir(nodeFs, job, []), false, 'the listing given is the one used');
 });
 
 // ---------------------------------------------------------------- conformance: the shared sample job

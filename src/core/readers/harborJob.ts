@@ -2,7 +2,7 @@
 // Never throws: bad JSON anywhere is a Problem naming the file (line and column), and the rest is still read.
 // The trials are read in batches (harbor/trialBatch.ts): a few gathers per batch rather than a dozen file-system
 // calls per trial.
-import type { FsPort } from '../fs/port';
+import type { EntryType, FsPort } from '../fs/port';
 import { gather } from '../fs/gather';
 import type { Attempt, Problem, Run, RunFile, RunState, Task } from '../model';
 import { JobConfigSchema, JobResultSchema, jobCounts, type JobConfig, type JobResult } from '../schemas/harbor';
@@ -26,10 +26,12 @@ async function isTrialDir(fs: FsPort, dir: string): Promise<boolean> {
 /**
  * A Harbor job dir: it has config.json or result.json, and at least one sub-folder that is a trial (has config.json
  * or result.json) (docs/formats.md#harbor-job). A trial dir itself is not a job dir (its agent/ verifier/ hold neither).
+ * `listed`: the folder's entries as `fs.readDir` just gave them (discovery has them: a job of 10,000 trials is not
+ * listed again for this).
  */
-export async function isHarborJobDir(fs: FsPort, dir: string): Promise<boolean> {
+export async function isHarborJobDir(fs: FsPort, dir: string, listed?: readonly [string, EntryType][]): Promise<boolean> {
   const root = trimDir(dir);
-  const entries = await listDir(fs, root);
+  const entries = listed ? new Map(listed) : await listDir(fs, root);
   if (entries.get('config.json') !== 'file' && entries.get('result.json') !== 'file') return false;
   for (const [name, type] of entries) {
     if (type !== 'dir' || name.startsWith('.')) continue;
