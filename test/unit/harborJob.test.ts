@@ -392,3 +392,12 @@ test('a job read through batched gathers (worker thread) is the same run as one 
     assert.equal(attemptsOf(fast).length, spec.trials.length, label);
   }
 });
+
+test('trials are gathered 32 folders first, then batches that double up to 256 (this thread parses sooner)', async () => {
+  const { generateHarborJob, harborLarge } = await import('../../scripts/sample-runs/harborJob');
+  const { jobDir } = await generateHarborJob(path.join(tmpRoot, 'ramp'), harborLarge(200, 3));
+  const done: number[] = [];
+  const run = await readHarborJob(nodeFs, jobDir.split(path.sep).join('/'), { onProgress: (p) => done.push(p.done) });
+  assert.deepEqual(done, [32, 96, 224, 480, 600]);
+  assert.equal(attemptsOf(run).length, 600);
+});

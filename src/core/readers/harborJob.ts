@@ -15,7 +15,7 @@ import type { TrialRead } from './harbor/trial';
 import { readTrials } from './harbor/trialBatch';
 import { type JobLockRead, readJobLock } from './harbor/jobLock';
 import { MAX_JSON_BYTES } from './harbor/trialFiles';
-import { TimeSlice } from '../turn';
+import { TimeSlice, yieldTurn } from '../turn';
 
 /** Whether a folder entry is a trial dir: a sub-folder with config.json or result.json (harbor view's rule). */
 async function isTrialDir(fs: FsPort, dir: string): Promise<boolean> {
@@ -91,6 +91,8 @@ async function readJobFilesEarly(fs: FsPort, jobDir: string, lockSize: number): 
     return null;
   };
   const config = parse(0, 'job-config', JobConfigSchema, problems);
+  // A turn between the two (harbor-10k's result.json, 0.5 MB, names every trial in its stats).
+  await yieldTurn();
   const lockPresent = entries.get('lock.json') === 'file';
   files.push({ key: 'job-lock', label: 'lock.json', path: lockPresent ? joinPath(jobDir, 'lock.json') : null, present: lockPresent });
   // The result's problems come after the lock's (the order the files are listed in).
@@ -273,6 +275,7 @@ export async function readHarborJobState(fs: FsPort, jobDir: string, opts: Harbo
   early.job.then((j) => { jobNow = j; }, () => undefined);
   const jobFinished = !!jobNow.result?.finished_at;
   const names = trialFolderNames(entries);
+  await yieldTurn(); // after the sort of 10,000 names: the first gather of trials is built in a turn of its own
   const assemble = (trials: readonly TrialRead[]) => runOf(root, entries, jobNow, trials);
   const trials = await readTrials(fs, root, names, jobFinished, opts.onProgress && ((p) => {
     opts.onProgress!({ done: p.done, total: p.total, partial: () => assemble(p.trials) });

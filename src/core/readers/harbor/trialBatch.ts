@@ -25,6 +25,13 @@ function stepRewardRequests(t: TrialFiles, stepNames: readonly string[], r: Resu
 /** Trial folders per gather. */
 export const TRIAL_BATCH = 256;
 
+/**
+ * Trial folders of the first gather: the batches after it double up to TRIAL_BATCH, so this thread has results to
+ * parse after a small gather rather than waiting for a whole batch on the worker (harbor-10k: 150-450 ms idle there
+ * at load 4-6, the worker sharing the cores with the lock's).
+ */
+export const FIRST_TRIAL_BATCH = 32;
+
 export interface TrialProgress {
   /** Folders looked at so far, and in all. */
   done: number;
@@ -91,7 +98,7 @@ export async function readTrials(
   onProgress?: (p: TrialProgress) => void,
 ): Promise<TrialRead[]> {
   const batches: string[][] = [];
-  for (let i = 0; i < names.length; i += TRIAL_BATCH) batches.push(names.slice(i, i + TRIAL_BATCH));
+  for (let i = 0, n = FIRST_TRIAL_BATCH; i < names.length; i += n, n = Math.min(2 * n, TRIAL_BATCH)) batches.push(names.slice(i, i + n));
   const out: TrialRead[] = [];
   const slice = new TimeSlice();
   let pending = batches.length ? gatherTrialFolders(fs, jobDir, batches[0]) : undefined;
