@@ -61,6 +61,11 @@ function objectCheck(d: Def, ordered = true): PlainCheck | undefined {
   if (keys.some((key) => key in Object.prototype)) return undefined;
   const fields = keys.map((key) => compile(d.shape![key], ordered));
   const at = new Map(keys.map((key, i) => [key, i]));
+  const valid = (v: Record<string, unknown>) => {
+    for (let i = 0; i < keys.length; i++) if (!fields[i](v[keys[i]])) return false;
+    return true;
+  };
+  if (!ordered) return (v) => plainObject(v) && valid(v);
   return (v) => {
     if (!plainObject(v)) return false;
     // zod's output lists the shape's keys first, in the shape's order, then the others as they come: the value's
@@ -68,14 +73,12 @@ function objectCheck(d: Def, ordered = true): PlainCheck | undefined {
     let next = 0;
     let others = false;
     for (const key in v) {
-      if (!ordered) break;
       const i = at.get(key);
       if (i === undefined) others = true;
       else if (others || i < next) return false;
       else next = i + 1;
     }
-    for (let i = 0; i < keys.length; i++) if (!fields[i](v[keys[i]])) return false;
-    return true;
+    return valid(v);
   };
 }
 
@@ -92,7 +95,13 @@ function compile(schema: Schema, ordered: boolean): PlainCheck {
       const safeInt = checks.every((c) => c._zod.def.check === 'number_format' && c._zod.def.format === 'safeint');
       return safeInt ? (v) => Number.isSafeInteger(v) : NEVER;
     }
-    case 'optional': { const inner = compile(d.innerType!, ordered); return (v) => v === undefined || inner(v); }
+    case 'optional': {
+      // nullish(): one test for both (most fields of the schemas are).
+      const inner = d.innerType!._zod.def;
+      if (inner.type === 'nullable') { const value = compile(inner.innerType!, ordered); return (v) => v == null || value(v); }
+      const value = compile(d.innerType!, ordered);
+      return (v) => v === undefined || value(v);
+    }
     case 'nullable': { const inner = compile(d.innerType!, ordered); return (v) => v === null || inner(v); }
     case 'array': {
       if (!noChecks(d)) return NEVER;

@@ -69,9 +69,9 @@ async function followUpsOf(fs: FsPort, trials: TrialFiles[], results: ResultRead
 async function readBatch(fs: FsPort, folders: TrialFiles[], jobFinished: boolean, slice: TimeSlice): Promise<BatchRead> {
   const trials = folders.filter(isTrialFolder);
   const results: ResultRead[] = [];
-  for (const t of trials) {
-    results.push(readResult(t, jobFinished));
-    if (slice.due) await slice.yield();
+  for (let i = 0; i < trials.length; i++) {
+    results.push(readResult(trials[i], jobFinished));
+    if ((i & 3) === 3 && slice.due) await slice.yield(); // the clock read every 4 trials (~0.1-0.2 ms each)
   }
   const steps = followUpsOf(fs, trials, results);
   steps.catch(() => undefined); // awaited when the batch is built, after the next batch's results: not unhandled meanwhile
@@ -83,7 +83,7 @@ async function buildBatch(b: BatchRead, jobFinished: boolean, slice: TimeSlice, 
   const steps = await b.steps;
   for (let i = 0; i < b.trials.length; i++) {
     out.push(trialFromFiles(b.trials[i], b.results[i], readConfig(b.trials[i]), steps[i], jobFinished));
-    if (slice.due) await slice.yield();
+    if ((i & 3) === 3 && slice.due) await slice.yield();
   }
 }
 

@@ -54,7 +54,8 @@ export async function gatherFor(fs: FsPort, requests: readonly TrialRequest[]): 
   const reads: ReadRequest[] = [];
   const stats: string[] = [];
   for (const r of requests) {
-    for (const rel of r.lists) lists.push(joinPath(r.trial.dir, rel));
+    // The trial folder itself: its path as made (joinPath's, normal), not checked again.
+    for (const rel of r.lists) lists.push(rel ? joinPath(r.trial.dir, rel) : r.trial.dir);
     for (const rel of r.reads) reads.push({ path: joinPath(r.trial.dir, rel), maxBytes: maxBytesOf(rel) });
     for (const rel of r.stats ?? []) stats.push(joinPath(r.trial.dir, rel));
   }
