@@ -9,10 +9,10 @@ import type { RunSummaryDocument } from '../schemas/runSummary';
 import { parseJsonDocument, problemAt, type JsonDocument } from './jsonFile';
 import { resolveRel } from './nemo/repeatEvidence';
 import { readTasks } from './nemo/repeats';
-import { placeDeferred, readSummaryDocument } from './nemo/summaryDoc';
+import { openSummaryDocument, placeDeferred, type TaskFeed } from './nemo/summaryDoc';
 import { LARGE_DOCS } from './largeDocs';
 import {
-  fileLabel, isObj, normFiles, normNamed, normStale, normTasks, str, type NormTask,
+  fileLabel, isObj, normFiles, normNamed, normStale, normTasks, normTasksFed, str, type NormTask,
 } from './nemo/summaryShape';
 import { readVerdicts, type Health } from './nemo/verdicts';
 import { isInside, outsideMessage } from '../containment';
@@ -33,8 +33,10 @@ async function cleanTempsOnRead(fs: FsPort, summaryPath: string): Promise<void> 
 /** `workerMinBytes`: from this size on the summary is parsed on a worker where it can (nemo/summaryDoc.ts). */
 export async function readRunSummary(fs: FsPort, summaryPath: string, workerMinBytes?: number): Promise<Run> {
   await cleanTempsOnRead(fs, summaryPath);
-  const { doc, validated } = await readSummaryDocument(fs, summaryPath, workerMinBytes);
-  return runFromSummaryDocument(fs, doc, { summaryPath, anchor: summaryPath, virtual: false, ownsValue: true, ...(validated ? { validated } : {}) });
+  const { doc, validated, feed } = await openSummaryDocument(fs, summaryPath, workerMinBytes);
+  return runFromSummaryDocument(fs, doc, {
+    summaryPath, anchor: summaryPath, virtual: false, ownsValue: true, ...(validated ? { validated } : {}), ...(feed ? { feed } : {}),
+  });
 }
 
 /** A rollouts file that has no summary yet: the summary is built in memory and read like a written one. */
@@ -74,6 +76,8 @@ interface SummaryContext {
   validated?: true;
   /** The document's value is this read's own (read from the file here): its tasks may be let go as they are read. */
   ownsValue?: true;
+  /** The tasks still coming from the summary worker, and its schema's problems (nemo/summaryDoc.ts). */
+  feed?: TaskFeed;
 }
 
 /** ctrf.json stats asked per batch by runFromWrittenSummary. */
@@ -243,10 +247,18 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   const root = path.posix.dirname(ctx.summaryPath);
   const extra = ctx.extraProblems ?? [];
   const problems: Problem[] = [...doc.problems];
-  if (!doc.ok) return emptyRun(ctx, root, [...extra, ...problems]);
+  // The schema's problems from the summary worker come once it has checked the last task: put where they would have
+  // been had they come with the document's own (as they do when it is read here).
+  const schemaAt = problems.length;
+  const late = async () => { if (ctx.feed) problems.splice(schemaAt, 0, ...await ctx.feed.late()); };
+  if (!doc.ok) {
+    await late();
+    return emptyRun(ctx, root, [...extra, ...problems]);
+  }
   const s = doc.value;
   if (!isObj(s)) {
     problems.push(problemAt(doc, [], 'error', 'schema', 'the run summary is not a JSON object'));
+    await late();
     await placeDeferred(doc, problems);
     return emptyRun(ctx, root, [...extra, ...problems]);
   }
@@ -263,7 +275,8 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   // A summary read from its file is this read's own: each parsed task is let go once its attempts are built.
   const list = ctx.ownsValue && Array.isArray(s.tasks) ? s.tasks : undefined;
   const release = list ? (t: NormTask) => { if (typeof t.jsonPath[1] === 'number') list[t.jsonPath[1]] = undefined; } : undefined;
-  const { tasks, whoByMissing } = await readTasks(fs, doc, root, normTasks(s.tasks), health, problems, ctx.listings, release);
+  const fed = ctx.feed && Array.isArray(s.tasks) ? normTasksFed(s.tasks, ctx.feed.more) : normTasks(s.tasks);
+  const { tasks, whoByMissing } = await readTasks(fs, doc, root, fed, health, problems, ctx.listings, release);
   missingPathProblems(doc, root, s, whoByMissing, ctx, problems);
 
   const ts = identity.task_source;
@@ -280,6 +293,7 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
     // A virtual summary has no file of its own: its problems keep the file they name but no position in it.
     for (const p of problems) if (p.file === doc.path) { delete p.jsonPath; delete p.line; delete p.column; }
   }
+  await late();
   await placeDeferred(doc, problems);
   problems.unshift(...extra);
   const running = problems.some((p) => p.code === 'incomplete-tail');

@@ -6,7 +6,7 @@ import type { FsPort } from '../fs/port';
 import type { Problem, Run, RunFile, Task } from '../model';
 import { DatasetMetaSchema } from '../schemas/viewer';
 import { issueProblems, readJsonDocument } from './jsonFile';
-import { placeDeferred, readSummaryDocument, SUMMARY_WORKER_MIN_BYTES } from './nemo/summaryDoc';
+import { openSummaryDocument, placeDeferred, SUMMARY_WORKER_MIN_BYTES } from './nemo/summaryDoc';
 import { LARGE_DOCS } from './largeDocs';
 import { crossCheckViewerSummarySliced, type CellRewards } from './viewerCrossCheck';
 import { readViewerTask, type TaskContext, type TraceLookup } from './viewerTask';
@@ -54,8 +54,11 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
     }
   }
 
-  const { doc, validated } = await readSummaryDocument(fs, summaryPath, workerMinBytes, undefined, undefined, 'viewer-summary');
+  const { doc, validated, feed } = await openSummaryDocument(fs, summaryPath, workerMinBytes, undefined, undefined, 'viewer-summary');
   problems.push(...doc.problems);
+  // From the summary worker the tasks come while they are read (`feed`), and the schema's problems once it has
+  // checked the last one: put where they would have been had they come with the document's own.
+  const schemaAt = problems.length;
   const files: RunFile[] = [
     project.file,
     { key: 'dataset', label: 'Dataset', path: metaStat ? metaPath : null, present: metaStat !== undefined },
@@ -100,8 +103,12 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
   // the end of the read), up to the first task that names a trace elsewhere than traces/: from that task on the
   // tasks are kept, to be read again once those traces are stat'ed. Where each read began: tasks, cells, problems.
   let again: { ti: number; tasks: number; cells: number; problems: number } | undefined;
+  const has = async (ti: number) => {
+    while (ti >= rawTasks.length) if (!feed || !await feed.more()) return false;
+    return true;
+  };
   const readTasks = async (from: number) => {
-    for (let ti = from; ti < rawTasks.length; ti++) {
+    for (let ti = from; await has(ti); ti++) {
       if (slice.due) await slice.yield();
       const t = rawTasks[ti];
       if (!isObj(t)) continue;
@@ -122,6 +129,7 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
     problems.length = again.problems;
     await readTasks(again.ti);
   }
+  if (feed) problems.splice(schemaAt, 0, ...await feed.late());
   if (doc.ok && isObj(doc.value)) problems.push(...await crossCheckViewerSummarySliced(doc, s, cells, tasks.length, slice));
   await placeDeferred(doc, problems); // problems found here about a summary.json parsed on the worker get their lines
 

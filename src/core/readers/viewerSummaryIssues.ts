@@ -39,19 +39,34 @@ export function plainlyValidTask(t: unknown): boolean {
 }
 
 /**
- * What ViewerSummarySchema says of a summary.json, in the same order: the document without its tasks, then each task
- * on its own (its issues' paths under ["tasks", i]), so no copy of every task is made at once. The tasks are checked
- * in slices of time with turns of the event loop between them (10,000 tasks held the extension host for seconds).
+ * What ViewerSummarySchema says of a summary.json, checked in parts: the document without its tasks now, then each
+ * task on its own as it is given (`task`), in order (its issues' paths under ["tasks", i]); `issues` says them all.
+ * The summary worker checks each slice of tasks as it sends it (nemo/summaryDoc.ts).
  */
-export async function summaryIssues(value: unknown, slice = new TimeSlice()): Promise<IssueLike[]> {
+export function viewerIssueParts(value: unknown): { task(t: unknown, i: number): void; issues(): IssueLike[] } {
   const head = ViewerSummaryHeadSchema.safeParse(value);
   const issues: IssueLike[] = head.success ? [] : [...head.error.issues];
+  return {
+    task(t, i) {
+      if (plainlyValidTask(t)) return;
+      const r = ViewerTaskSchema.safeParse(t);
+      if (!r.success) for (const issue of r.error.issues) issues.push({ ...issue, path: ['tasks', i, ...issue.path] });
+    },
+    issues: () => issues,
+  };
+}
+
+/**
+ * What ViewerSummarySchema says of a summary.json, in the same order: the document without its tasks, then each task
+ * on its own (viewerIssueParts), so no copy of every task is made at once. The tasks are checked in slices of time
+ * with turns of the event loop between them (10,000 tasks held the extension host for seconds).
+ */
+export async function summaryIssues(value: unknown, slice = new TimeSlice()): Promise<IssueLike[]> {
+  const parts = viewerIssueParts(value);
   const tasks = isObj(value) && Array.isArray(value.tasks) ? value.tasks : [];
   for (let i = 0; i < tasks.length; i++) {
     if (slice.due) await slice.yield();
-    if (plainlyValidTask(tasks[i])) continue;
-    const r = ViewerTaskSchema.safeParse(tasks[i]);
-    if (!r.success) for (const issue of r.error.issues) issues.push({ ...issue, path: ['tasks', i, ...issue.path] });
+    parts.task(tasks[i], i);
   }
-  return issues;
+  return parts.issues();
 }

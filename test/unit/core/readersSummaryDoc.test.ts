@@ -1,5 +1,6 @@
 // The worker's side of reading a large run summary (src/core/readers/nemo/summaryDoc.ts), called on this thread: what
-// serveSummary sends (the head, the tasks in order in slices cut by size, the text's SHA-256 at the end), where placeInFile
+// serveSummary sends (the head, the tasks in order in slices cut by size, a message of slices at a time, the schema's
+// problems and the text's SHA-256 at the end), where placeInFile
 // places paths (only while the file is the text that was digested), how placeDeferred fills in the lines of the
 // problems waiting for one, and when readSummaryDocument reads on this thread.
 import { test, after } from 'node:test';
@@ -35,14 +36,24 @@ type Obj = Record<string, unknown>;
 type Head = Extract<SummaryMsg, { kind: 'head' }>;
 
 /** Runs serveSummary as the caller would: asks for the next message until the end; every message in order. */
-async function serve(file: string, maxBytes?: number, sliceChars?: number): Promise<SummaryMsg[]> {
+async function serve(file: string, maxBytes?: number, sliceChars?: number, messageChars?: number): Promise<SummaryMsg[]> {
   const got: SummaryMsg[] = [];
   let ask: (() => void) | undefined;
-  await serveSummary({ path: file, ...(maxBytes !== undefined ? { maxBytes } : {}), ...(sliceChars !== undefined ? { sliceChars } : {}) }, (m) => got.push(m), (f) => { ask = () => f({ more: true }); });
+  const sizes = { ...(sliceChars !== undefined ? { sliceChars } : {}), ...(messageChars !== undefined ? { messageChars } : {}) };
+  let heard: (() => void) | undefined;
+  const post = (m: SummaryMsg) => { got.push(m); heard?.(); };
+  await serveSummary({ path: file, ...(maxBytes !== undefined ? { maxBytes } : {}), ...sizes }, post, (f) => { ask = () => f({ more: true }); });
   assert.ok(ask, 'serveSummary waits for the caller to ask');
-  for (let n = 0; n < 10_000 && got[got.length - 1].kind !== 'end'; n++) ask();
+  for (let n = 0; n < 10_000 && got[got.length - 1].kind !== 'end'; n++) {
+    const answered = new Promise<void>((r) => { heard = r; });
+    ask();
+    await answered; // (the end may come a moment later: the schema's problems are placed in the file read again)
+  }
   return got;
 }
+
+/** Every slice the 'tasks' messages hold, in order. */
+const slicesOf = (msgs: SummaryMsg[]) => msgs.flatMap((m) => (m.kind === 'tasks' ? m.jsons : []));
 
 function task(i: number): Obj {
   return { task_id: `t${i}`, task_index: i, repeats: [{ repeat: 0, outcome: 'scored', reward: i % 2 }] };
@@ -52,28 +63,34 @@ test('serveSummary: the head without the tasks, then the tasks in order in slice
   const doc = { schema_version: 1, target: 'harbor:x@1', files: { rollouts: 'rollouts.jsonl' }, tasks: Array.from({ length: 450 }, (_, i) => task(i)) };
   const text = JSON.stringify(doc, null, 2) + '\n';
   const msgs = await serve(writeFile(text), undefined, 4000);
-  const n = msgs.length - 2;
+  assert.deepEqual(msgs.map((m) => m.kind), ['head', 'tasks', 'end'], 'every slice in one message of MESSAGE_CHARS');
+  const n = slicesOf(msgs).length;
   assert.ok(n >= 8, `${n} slices of ~4,000 characters for ~36,000`);
-  assert.deepEqual(msgs.map((m) => m.kind), ['head', ...Array<string>(n).fill('tasks'), 'end']);
   const head = msgs[0] as Head;
   assert.equal(head.ok, true);
   assert.equal(head.tasks, 450);
   assert.deepEqual(head.problems, []);
   assert.deepEqual(head.value, { ...doc, tasks: undefined });
-  assertSlicedBySize(msgs.slice(1, n + 1).map((m) => (m as { json: string }).json), doc.tasks, 4000);
-  assert.deepEqual(msgs[n + 1], { kind: 'end', digest: sha256(text) });
+  assertSlicedBySize(slicesOf(msgs), doc.tasks, 4000);
+  assert.deepEqual(msgs[2], { kind: 'end', problems: [], digest: sha256(text) });
+  // a message holds slices until it reaches messageChars: one slice each when it is below a slice
+  const one = await serve(writeFile(text), undefined, 4000, 1000);
+  assert.deepEqual(one.map((m) => m.kind), ['head', ...Array<string>(n).fill('tasks'), 'end']);
+  assert.deepEqual(slicesOf(one), slicesOf(msgs));
+  const two = await serve(writeFile(text), undefined, 4000, 6000);
+  assert.equal(two.length - 2, Math.ceil(n / 2), 'two slices a message');
+  assert.deepEqual(slicesOf(two), slicesOf(msgs));
   // by default, slices of SLICE_CHARS
   const byDefault = await serve(writeFile(text));
-  const m = byDefault.length - 2;
-  assert.ok(m >= 2, 'more than one default slice');
-  assertSlicedBySize(byDefault.slice(1, m + 1).map((x) => (x as { json: string }).json), doc.tasks, SLICE_CHARS);
+  assert.ok(slicesOf(byDefault).length >= 2, 'more than one default slice');
+  assertSlicedBySize(slicesOf(byDefault), doc.tasks, SLICE_CHARS);
   // asked again after the end: the end again, nothing more of the tasks
   const again = await serve(writeFile(JSON.stringify({ files: {}, tasks: [] })));
   assert.deepEqual(again.map((m) => m.kind), ['head', 'end']);
   assert.equal((again[0] as Head).tasks, 0);
 });
 
-test('serveSummary: tasks within one slice\'s size are one slice; the schema\'s problems are in the head, at their lines', async () => {
+test('serveSummary: tasks within one slice\'s size are one slice; the schema\'s problems are in the end, at their lines', async () => {
   const tasks = Array.from({ length: 200 }, (_, i) => task(i));
   assert.ok(JSON.stringify(tasks).length < SLICE_CHARS);
   (tasks[3].repeats as Obj[])[0].reward = '1';
@@ -81,10 +98,13 @@ test('serveSummary: tasks within one slice\'s size are one slice; the schema\'s 
   const file = writeFile(text);
   const msgs = await serve(file);
   assert.deepEqual(msgs.map((m) => m.kind), ['head', 'tasks', 'end']);
+  assert.equal(slicesOf(msgs).length, 1);
   const head = msgs[0] as Head;
   assert.equal(head.ok, true);
-  assert.equal(head.problems.length, 1);
-  const p = head.problems[0];
+  assert.deepEqual(head.problems, [], 'the schema is checked as the tasks are sent');
+  const end = msgs[2] as Extract<SummaryMsg, { kind: 'end' }>;
+  assert.equal(end.problems.length, 1);
+  const p = end.problems[0];
   assert.deepEqual(p.jsonPath, ['tasks', 3, 'repeats', 0, 'reward']);
   assert.equal(p.file, file);
   assert.equal(p.severity, 'warning');
@@ -144,10 +164,10 @@ test('the digest is the SHA-256 of the whole text, surrogate pairs across the 1M
   assert.equal(text.charCodeAt(2 * PIECE - 2), 0xdbff);
   assert.equal(text.charCodeAt(3 * PIECE - 3), 0xde00);
   const file = writeFile(text);
-  const msgs = await serve(file, undefined, 16000);
+  const msgs = await serve(file, undefined, 16000, 1);
   assert.ok(msgs.filter((m) => m.kind === 'tasks').length >= 4);
   const end = msgs[msgs.length - 1];
-  assert.deepEqual(end, { kind: 'end', digest: sha256(text) });
+  assert.deepEqual(end, { kind: 'end', problems: [], digest: sha256(text) });
   // placeInFile takes the same digest of the file read again
   const places = await placeInFile({ path: file, digest: sha256(text), paths: [['pad'], ['tasks', 899]] });
   assert.equal(places.length, 2);

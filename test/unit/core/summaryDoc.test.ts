@@ -9,8 +9,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { readRunSummary } from '../../../src/core/readers/runSummary';
-import { placeDeferred, readSummaryDocument, summaryDocWorkerFile, summaryWorkersRunning } from '../../../src/core/readers/nemo/summaryDoc';
+import { openSummaryDocument, placeDeferred, readSummaryDocument, summaryDocWorkerFile, summaryWorkersRunning } from '../../../src/core/readers/nemo/summaryDoc';
 import { locate, readJsonDocument } from '../../../src/core/readers/jsonFile';
+import { LARGE_DOCS } from '../../../src/core/readers/largeDocs';
 import type { Problem } from '../../../src/core/model';
 import { writeRunSummary } from '../../../src/core/summary';
 import { generateNemoRun, nemoEveryCase, nemoLarge } from '../../../scripts/sample-runs/nemoGym';
@@ -186,6 +187,77 @@ test('a placing worker that fails, throws as it starts, exits without answering,
     assert.deepEqual(unhandled, [], 'no unhandled rejection');
   } finally {
     process.off('unhandledRejection', onUnhandled);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('from the worker the document comes with its head, the tasks as they are sent; a worker that stops midway: the rest read on this thread', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
+  try {
+    const nfs = new NodeFs();
+    const gen = await generateNemoRun(`${root}/run`, nemoLarge(6, 2, 0));
+    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+    const doc = JSON.parse(fs.readFileSync(written.path, 'utf8')) as Obj;
+    const tasks = doc.tasks as Obj[];
+    ((tasks[4].repeats as Obj[])[1]).reward = '1'; // a schema issue in a task the worker never sends
+    fs.writeFileSync(written.path, JSON.stringify(doc, null, 2));
+    const here = await readSummaryDocument(nfs, written.path, Infinity);
+    const schema = await LARGE_DOCS['nemo-summary'].schemaProblems(here.doc);
+    assert.equal(schema.length, 1);
+    // A worker that sends the head and the first two tasks, and exits when asked for more.
+    const head = JSON.stringify({ kind: 'head', ok: true, problems: [], value: { ...doc, tasks: undefined }, tasks: tasks.length });
+    const first = JSON.stringify({ kind: 'tasks', jsons: [JSON.stringify(tasks.slice(0, 2))] });
+    const file = `${root}/midway.js`;
+    fs.writeFileSync(file, `const { parentPort } = require('node:worker_threads');
+let asks = 0;
+parentPort.on('message', (m) => {
+  if (m.path) return parentPort.postMessage(${head});
+  if (++asks === 1) return parentPort.postMessage(${first});
+  process.exit(3);
+});`);
+    const opened = await within(openSummaryDocument(nfs, written.path, 0, file), 'open');
+    assert.ok(opened.validated && opened.feed, 'from the worker, with the tasks still coming');
+    const list = (opened.doc.value as Obj).tasks as unknown[];
+    assert.deepEqual({ ...opened.doc.value as Obj, tasks: undefined }, { ...doc, tasks: undefined }, 'the head');
+    assert.equal(list.length, 0, 'no task parsed before one is wanted');
+    assert.equal(await within(opened.feed.more(), 'first slice'), true);
+    assert.deepEqual(list, tasks.slice(0, 2));
+    assert.equal(await within(opened.feed.more(), 'the rest'), true);
+    assert.deepEqual(list, tasks, 'the rest read on this thread, from where the slices stopped');
+    assert.equal(await opened.feed.more(), false);
+    const late = await opened.feed.late();
+    assert.deepEqual(late, schema, 'the schema\'s problems, at their lines');
+    const paths = [['tasks', 5, 'repeats', 0], ['files']];
+    assert.deepEqual(await opened.doc.placeLater!(paths), paths.map((p) => locate(here.doc, p)));
+    for (let i = 0; i < 100 && summaryWorkersRunning() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(summaryWorkersRunning(), 0);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a reader of the feed: every task, and the schema\'s problems, as one read on this thread', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
+  try {
+    const nfs = new NodeFs();
+    const gen = await generateNemoRun(`${root}/run`, nemoLarge(300, 2, 0));
+    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+    const doc = JSON.parse(fs.readFileSync(written.path, 'utf8')) as Obj;
+    ((doc.tasks as Obj[])[250].repeats as Obj[])[0].reward = '1';
+    fs.writeFileSync(written.path, JSON.stringify(doc, null, 2));
+    const here = await readSummaryDocument(nfs, written.path, Infinity);
+    const opened = await openSummaryDocument(nfs, written.path, 0);
+    assert.ok(opened.feed);
+    assert.deepEqual(opened.doc.problems, [], 'the head: no schema problem yet');
+    const list = (opened.doc.value as Obj).tasks as unknown[];
+    let slices = 0;
+    while (await opened.feed.more()) slices++;
+    assert.ok(slices >= 2, `${slices} slices`);
+    assert.deepEqual(list, doc.tasks);
+    const schema = await LARGE_DOCS['nemo-summary'].schemaProblems(here.doc);
+    assert.equal(schema.length, 1);
+    assert.deepEqual(await opened.feed.late(), schema, 'placed in the text read again');
+  } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
 });

@@ -172,17 +172,17 @@ async function readRepeat(
  * (40,000 repeats: the passes that plan the reads held it for seconds in one piece on a loaded machine).
  */
 export async function readTasks(
-  fs: FsPort, doc: JsonDocument, root: string, normTasksList: Iterable<NormTask>, health: Map<string, Health>, problems: Problem[],
+  fs: FsPort, doc: JsonDocument, root: string, normTasksList: Iterable<NormTask> | AsyncIterable<NormTask>, health: Map<string, Health>, problems: Problem[],
   known?: Listings, release?: (t: NormTask) => void,
 ): Promise<{ tasks: Task[]; whoByMissing: Map<string, string> }> {
   const slice = new TimeSlice();
-  const it = normTasksList[Symbol.iterator]();
+  const it = Symbol.asyncIterator in normTasksList ? normTasksList[Symbol.asyncIterator]() : normTasksList[Symbol.iterator]();
   type Chunk = { taskList: NormTask[]; jobs: Job[]; listings?: Listings; ctrfs?: ReadonlyMap<string, FileRead> };
   const nextChunk = async (): Promise<Chunk | undefined> => {
     const taskList: NormTask[] = [];
     const jobs: Job[] = [];
     while (jobs.length < CHUNK_REPEATS) {
-      const n = it.next();
+      const n = await it.next();
       if (n.done) break;
       taskList.push(n.value);
       for (const r of n.value.repeats) jobs.push({ t: n.value, r, ...classifyRepeat(r.raw) });

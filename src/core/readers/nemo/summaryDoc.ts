@@ -1,23 +1,26 @@
 // A NeMo Gym run summary read off the caller's thread (docs/formats.md#nemo-gym): at 40,000 repeats the summary is
 // ~40 MB, and decoding, parsing, the honesty checks and the schema held the extension host for seconds in one piece.
-// On a port whose paths Node reads (FsPort.nodeLocal) a large summary is read, parsed and validated on a worker
-// thread (summaryDocWorker.ts, bundled as out/summaryDocWorker.js); its value comes back in slices of tasks, each a
-// JSON text of about SLICE_CHARS parsed in its own turn of the caller's event loop (../../jsonSlices.ts; a structured
-// clone of the same objects cost the caller more time, and kept ~0.9 KiB more per repeat: its strings are not shared
-// as JSON.parse's keys are). Each task is let go on the worker once sent, and the worker ends with the last slice:
-// its heap (the 40 MB text, the parsed tree, the schema's copy: ~170 MB at 40,000 repeats) is not held beside the
-// caller's model while the caller reads on. A problem found later is placed at its line by a second worker that reads
+// On a port whose paths Node reads (FsPort.nodeLocal) a large summary is read and parsed on a worker thread
+// (summaryDocWorker.ts, bundled as out/summaryDocWorker.js). The caller has the document as soon as the worker has
+// parsed it (its head: the value without its task list) and reads the run's other files meanwhile; the tasks follow
+// in slices, each a JSON text of about SLICE_CHARS, several to a message, kept as text and parsed one slice at a time
+// as the reader wants more tasks (openSummaryDocument's `feed`; ../../jsonSlices.ts; a structured clone of the same
+// objects cost the caller more time, and kept ~0.9 KiB more per repeat: its strings are not shared as JSON.parse's
+// keys are). The worker checks each slice's tasks against the schema once sent, lets them go, and ends with its last
+// message (the schema's problems, the text's digest): its heap (the parsed tree, ~170 MB at 40,000 repeats) is not
+// held while the caller reads on, nor its text once digested. A problem found later is placed at its line by reading
 // the file again (JsonDocument.placeLater; placeInFile.ts: a piece at a time, keeping only as much text as the paths
-// need), once, at the end of the read, and only when the text is the one parsed (its digest); a file changed since
-// leaves the problems without a line. A small summary, another port, or where no
-// worker can start: read on this thread, same answers. A viewer dataset's summary.json (as large at 10,000 tasks) is
-// read the same way: `kind` says which document it is and what the worker checks (../largeDocs.ts).
+// need, on a second worker unless the first megabyte places them all), once, at the end of the read, and only when
+// the text is the one parsed (its digest); a file changed since leaves the problems without a line. A small summary,
+// another port, or where no worker can start: read on this thread, same answers. A viewer dataset's summary.json (as
+// large at 10,000 tasks) is read the same way: `kind` says which document it is and what the worker checks
+// (../largeDocs.ts).
 import { createHash } from 'node:crypto';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { FsPort } from '../../fs/port';
 import { NodeFs } from '../../fs/nodeFs';
 import type { Problem } from '../../model';
-import { parseJsonDocument, readJsonDocument, type JsonDocument } from '../jsonFile';
+import { issueProblems, locate, parseJsonDocument, readJsonDocument, type IssueLike, type JsonDocument } from '../jsonFile';
 import { invalidUtf8At, lineOfByte } from '../../honestInput';
 import { isObj } from './summaryShape';
 import { LARGE_DOCS, type LargeDocKind } from '../largeDocs';
@@ -31,8 +34,9 @@ export { placeInFile };
 export const SUMMARY_WORKER_MIN_BYTES = 1 << 20;
 const WORKER_FILE = 'summaryDocWorker.js';
 
-/** `sliceChars`: characters of JSON per slice of tasks (default SLICE_CHARS; tests give a small one). */
-export interface SummaryJob { path: string; maxBytes?: number; kind?: LargeDocKind; sliceChars?: number }
+/** `sliceChars`, `messageChars`: characters of JSON per slice of tasks and per message of slices (default SLICE_CHARS,
+ * MESSAGE_CHARS; tests give small ones). */
+export interface SummaryJob { path: string; maxBytes?: number; kind?: LargeDocKind; sliceChars?: number; messageChars?: number }
 /** A second worker's job: place these paths in the file, if its text is still the one parsed (`digest`). */
 export interface PlaceJob { path: string; maxBytes?: number; digest: string; paths: JsonPath[] }
 
@@ -53,16 +57,19 @@ function startWorker(file: string): Worker {
 type JsonPath = (string | number)[];
 type Place = { line: number; column: number } | undefined;
 
-/** Caller → worker, after the job: the next slice. */
+/** Caller → worker, after the job: the next slices. */
 export type WorkerAsk = { more: true };
 
 /** Worker → caller. */
 export type SummaryMsg =
   | { kind: 'head'; ok: boolean; problems: Problem[]; value: unknown; tasks: number }
-  | { kind: 'tasks'; json: string }
-  | { kind: 'end'; digest: string }
+  | { kind: 'tasks'; jsons: string[] }
+  | { kind: 'end'; digest: string; problems: Problem[] }
   | { kind: 'places'; places: Place[] }
   | { kind: 'failed'; message: string };
+
+/** Characters of JSON per message of slices (each slice is parsed on its own, when its tasks are wanted). */
+export const MESSAGE_CHARS = 1 << 20;
 
 /** The worker bundle (src/core/fs/workerBundle.ts). */
 export function summaryDocWorkerFile(): string | undefined {
@@ -70,57 +77,129 @@ export function summaryDocWorkerFile(): string | undefined {
 }
 
 /**
- * The summary's document: from the worker when the port's paths are Node's and the file is ≥ `minBytes`, else read
- * here (also when the worker fails). `validated`: the schema's problems are already among the document's (the worker
- * checked it). `workerFile`, `placeFile`: the summary worker's and the placing worker's scripts (by default both the
- * bundle; tests give ones that fail). `kind`: which document (largeDocs.ts).
+ * The tasks of a summary the worker is still sending, and its schema's problems (the worker checks each slice of
+ * tasks as it sends it): the value's task list holds the tasks parsed so far.
  */
-export async function readSummaryDocument(fs: FsPort, path: string, minBytes = SUMMARY_WORKER_MIN_BYTES,
-  workerFile?: string, placeFile?: string, kind: LargeDocKind = 'nemo-summary'): Promise<{ doc: JsonDocument; validated: boolean }> {
-  const file = fs.nodeLocal ? workerFile ?? summaryDocWorkerFile() : undefined;
-  const st = file ? await fs.stat(path) : undefined;
-  if (file && st?.type === 'file' && st.size >= minBytes) {
-    try {
-      return { doc: await onWorker(file, placeFile ?? file, { path, maxBytes: fs.maxFileBytes, kind }), validated: true };
-    } catch {
-      // no worker thread here (or it failed before the document was whole): the same answers on this thread
-    }
-  }
-  return { doc: await readJsonDocument(fs, path, LARGE_DOCS[kind].what), validated: false };
+export interface TaskFeed {
+  /** The next slice of tasks parsed onto the value's task list; false once every task is on it. */
+  more(): Promise<boolean>;
+  /** The schema's problems, placed where the document's own problems are (after them); every task is in once it answers. */
+  late(): Promise<Problem[]>;
 }
 
-function onWorker(file: string, placeFile: string, job: SummaryJob): Promise<JsonDocument> {
-  return new Promise<JsonDocument>((resolve, reject) => {
+/** A summary's document as soon as its head is known; with a `feed` while its tasks are still coming. */
+export interface OpenedSummary { doc: JsonDocument; validated: boolean; feed?: TaskFeed }
+
+/**
+ * The summary's document: from the worker when the port's paths are Node's and the file is ≥ `minBytes`, else read
+ * here (also when the worker fails before the head). `validated`: the schema is checked where it was parsed (its
+ * problems are the feed's `late`, or already among the document's). `workerFile`, `placeFile`: the summary worker's and
+ * the placing worker's scripts (by default both the bundle; tests give ones that fail). `kind`: which document
+ * (largeDocs.ts). From the worker the document comes with its head (everything but the task list) while the worker
+ * still sends the tasks in slices: the caller reads the run's other files and its first tasks meanwhile (`feed`).
+ */
+export async function openSummaryDocument(fs: FsPort, path: string, minBytes = SUMMARY_WORKER_MIN_BYTES,
+  workerFile?: string, placeFile?: string, kind: LargeDocKind = 'nemo-summary'): Promise<OpenedSummary> {
+  const file = fs.nodeLocal ? workerFile ?? summaryDocWorkerFile() : undefined;
+  const st = file ? await fs.stat(path) : undefined;
+  const what = LARGE_DOCS[kind].what;
+  if (file && st?.type === 'file' && st.size >= minBytes) {
+    try {
+      return await onWorker(file, placeFile ?? file, { path, maxBytes: fs.maxFileBytes, kind }, () => readJsonDocument(fs, path, what));
+    } catch {
+      // no worker thread here (or it failed before the head): the same answers on this thread
+    }
+  }
+  return { doc: await readJsonDocument(fs, path, what), validated: false };
+}
+
+/** openSummaryDocument with every task in: the schema's problems among the document's. */
+export async function readSummaryDocument(fs: FsPort, path: string, minBytes = SUMMARY_WORKER_MIN_BYTES,
+  workerFile?: string, placeFile?: string, kind: LargeDocKind = 'nemo-summary'): Promise<{ doc: JsonDocument; validated: boolean }> {
+  const { doc, validated, feed } = await openSummaryDocument(fs, path, minBytes, workerFile, placeFile, kind);
+  if (feed) doc.problems.push(...await feed.late());
+  return { doc, validated };
+}
+
+/**
+ * The worker's side, seen from the caller: resolved with the head; each message of slices is asked for as the last
+ * arrives (the worker makes the next while the caller works), kept as text and parsed a slice at a time when the
+ * reader wants more tasks; the worker is ended with its last message. A worker that fails after the head: the file
+ * is read again on this thread and its tasks from where the slices stopped are the rest (`again`).
+ */
+function onWorker(file: string, placeFile: string, job: SummaryJob, again: () => Promise<JsonDocument>): Promise<OpenedSummary> {
+  return new Promise<OpenedSummary>((resolve, reject) => {
     const w = startWorker(file);
     let doc: JsonDocument | undefined;
-    let tasks: unknown[] = [];
-    let ended = false;
-    const stop = () => { if (!ended) { ended = true; void w.terminate(); } };
+    const list: unknown[] = [];
+    let queue: string[] = [];
+    let taken = 0;
+
+    let end: { digest?: string; problems: Problem[]; here?: JsonDocument } | undefined;
+    let broken = false;
+    let waiting: (() => void)[] = [];
+    let stopped = false;
+    const stop = () => { if (!stopped) { stopped = true; void w.terminate(); } };
+    const rouse = () => { const ws = waiting; waiting = []; for (const f of ws) f(); };
+    const fail = (e: unknown) => {
+      stop();
+      if (!doc) reject(e);
+      else if (!end) { broken = true; rouse(); }
+    };
+    const takeOver = async (): Promise<boolean> => {
+      const here = await again();
+      const v = here.value;
+      const from = list.length;
+      if (here.ok && isObj(v) && Array.isArray(v.tasks)) for (let i = from; i < v.tasks.length; i++) list.push(v.tasks[i]);
+      end ??= { problems: here.ok ? await LARGE_DOCS[job.kind ?? 'nemo-summary'].schemaProblems(here) : [], here };
+      return list.length > from;
+    };
+    const more = async (): Promise<boolean> => {
+      for (;;) {
+        if (taken < queue.length) {
+          const json = queue[taken];
+          queue[taken++] = '';
+          if (taken === queue.length) { queue = []; taken = 0; }
+          for (const t of JSON.parse(json) as unknown[]) list.push(t);
+          return true;
+        }
+        if (end) return false;
+        if (broken) return takeOver();
+        await new Promise<void>((r) => waiting.push(r));
+      }
+    };
+    const late = async (): Promise<Problem[]> => {
+      while (await more()) { /* every task in */ }
+      return end!.problems;
+    };
+    const placeLater = async (paths: JsonPath[]): Promise<Place[]> => {
+      if (paths.length === 0) return [];
+      await late();
+      const here = end!.here;
+      return here ? paths.map((p) => locate(here, p)) : placeHereOrOnWorker(placeFile, { ...job, digest: end!.digest!, paths });
+    };
     w.on('message', (m: SummaryMsg) => {
       if (m.kind === 'head') {
-        doc = { path: job.path, text: '', value: m.value, ok: m.ok, problems: m.problems };
-        if (m.tasks >= 0) (m.value as Record<string, unknown>).tasks = tasks;
+        doc = { path: job.path, text: '', value: m.value, ok: m.ok, problems: m.problems, placeLater };
+        if (m.tasks >= 0) (m.value as Record<string, unknown>).tasks = list;
         setImmediate(() => w.postMessage({ more: true }));
+        resolve({ doc, validated: true, feed: { more, late } });
       } else if (m.kind === 'tasks') {
-        // The next slice is asked for now (the worker makes it while this one is parsed), one at a time: Node hands
-        // every queued message over in one go, so sending them all at once parsed the whole document in one block.
+        // The next message is asked for now (the worker makes it while this one waits to be read), one at a time:
+        // Node hands every queued message over in one go.
         w.postMessage({ more: true });
-        for (const t of JSON.parse(m.json) as unknown[]) tasks.push(t);
+        for (const j of m.jsons) queue.push(j);
+        rouse();
       } else if (m.kind === 'end') {
         stop();
-        const whole = doc!;
-        tasks = [];
-        const { digest } = m;
-        whole.placeLater = (paths) => paths.length === 0 ? Promise.resolve([]) : placeHereOrOnWorker(placeFile, { ...job, digest, paths });
-        doc = undefined;
-        resolve(whole);
+        end = { digest: m.digest, problems: m.problems };
+        rouse();
       } else if (m.kind !== 'places') { // (places: only a placing worker sends them)
-        stop();
-        reject(new Error(m.message));
+        fail(new Error(m.message));
       }
     });
-    w.once('error', (e) => { stop(); reject(e); });
-    w.once('exit', () => { ended = true; reject(new Error('the summary worker exited')); });
+    w.once('error', fail);
+    w.once('exit', () => fail(new Error('the summary worker exited')));
     w.postMessage(job);
   });
 }
@@ -203,35 +282,59 @@ export async function placeDeferred(doc: JsonDocument, problems: Problem[]): Pro
 }
 
 /**
- * The worker's side: read and parse with Node's port, check the schema, send the value in slices (the next one each
- * time the caller asks, each task let go once sent), then the text's digest (for placing problems later).
+ * The worker's side: read and parse with Node's port, send the head (the value without its task list, the parse's
+ * problems), then the tasks in slices, a message of them each time the caller asks (each slice's tasks checked
+ * against the schema once sent, then let go), then the schema's problems and the text's digest (for placing problems
+ * later). The text goes once its digest is taken (after the first message): the schema's problems, rare in a large
+ * summary, are placed in the file read again, when it is still the text digested (else left for the caller to place).
  */
 export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg) => void, onAsk: (f: (m: WorkerAsk) => void) => void): Promise<void> {
   const kind = LARGE_DOCS[job.kind ?? 'nemo-summary'];
-  const doc = await readReleasing(new NodeFs(job.maxBytes !== undefined ? { maxFileBytes: job.maxBytes } : {}), job.path, kind.what);
-  const problems = [...doc.problems];
-  let value = doc.value;
-  if (doc.ok) problems.push(...await kind.schemaProblems(doc));
+  const nfs = new NodeFs(job.maxBytes !== undefined ? { maxFileBytes: job.maxBytes } : {});
+  const doc = await readReleasing(nfs, job.path, kind.what);
+  const value = doc.value;
   let all = isObj(value) && Array.isArray(value.tasks) ? value.tasks as unknown[] | undefined : undefined;
-  post({ kind: 'head', ok: doc.ok, problems, value: all ? { ...value as Record<string, unknown>, tasks: undefined } : value, tasks: all ? all.length : -1 });
-  value = undefined;
+  const check = doc.ok ? kind.inParts(value) : undefined;
+  post({ kind: 'head', ok: doc.ok, problems: doc.problems, value: all ? { ...value as Record<string, unknown>, tasks: undefined } : value, tasks: all ? all.length : -1 });
   doc.value = undefined; // the tree goes as it is sent
-  // The digest is taken a share at a time after each slice is sent (while the caller parses it), not all at the end.
-  const digest = textDigest(doc.text);
-  const perTask = doc.text.length / (all?.length || 1);
-  doc.text = '';
+  let digest: string | undefined;
+  const letTextGo = () => {
+    digest ??= textDigest(doc.text).done();
+    doc.text = '';
+  };
+  let reread: Promise<JsonDocument> | undefined;
+  const again = () => (reread ??= readReleasing(nfs, job.path, kind.what));
+  const placed = async (issues: IssueLike[]): Promise<Problem[]> => {
+    if (!issues.length) return [];
+    const d = await again();
+    const same = d.ok && textDigest(d.text).done() === digest;
+    return issueProblems(same ? d : { ...d, ok: true, placeLater: () => Promise.resolve([]) }, issues, kind.schemaWhat);
+  };
   let next = 0;
+  let end: Promise<SummaryMsg> | undefined;
   onAsk(() => {
     if (all && next < all.length) {
-      const { json, end } = jsonSlice(all, next, job.sliceChars);
-      post({ kind: 'tasks', json });
-      all.fill(undefined, next, end); // the caller has its own copy
-      digest.step(Math.ceil(perTask * (end - next)));
-      next = end;
+      const from = next;
+      const jsons: string[] = [];
+      for (let size = 0; next < all.length && size < (job.messageChars ?? MESSAGE_CHARS);) {
+        const { json, end: upTo } = jsonSlice(all, next, job.sliceChars);
+        jsons.push(json);
+        size += json.length;
+        next = upTo;
+      }
+      post({ kind: 'tasks', jsons });
+      letTextGo();
+      for (let i = from; i < next; i++) check!.task(all[i], i);
+      all.fill(undefined, from, next); // the caller has its own copy
       return;
     }
     all = undefined;
-    post({ kind: 'end', digest: digest.done() });
+    letTextGo();
+    end ??= (async (): Promise<SummaryMsg> => {
+      const issues = check ? await check.issues(async () => (await again()).value) : [];
+      return { kind: 'end', problems: await placed(issues), digest: digest! };
+    })();
+    end.then(post, (e: unknown) => post({ kind: 'failed', message: String((e as Error)?.message ?? e) }));
   });
 }
 

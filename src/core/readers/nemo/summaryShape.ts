@@ -94,30 +94,40 @@ export interface NormTask {
  * Tasks from the list or object form, one at a time (a caller with 10,000 tasks gives the event loop a turn between
  * them); entries that are not objects are skipped (the schema reports them).
  */
+function normTask(entry: unknown, jsonPath: JsonPath, fallbackId: string): NormTask | undefined {
+  if (!isObj(entry)) return undefined;
+  const taskId = str(entry.task_id) ?? fallbackId;
+  const index = num(entry.task_index) ?? undefined;
+  const repeats: NormRepeat[] = [];
+  const list = Array.isArray(entry.repeats) ? entry.repeats : [];
+  list.forEach((r, i) => {
+    if (!isObj(r)) return;
+    const n = num(r.repeat);
+    repeats.push({ raw: r, jsonPath: [...jsonPath, 'repeats', i], repeat: n !== null && n >= 0 ? Math.floor(n) : i });
+  });
+  return { taskId, index, jsonPath, repeats };
+}
+
 export function* normTasks(tasks: unknown): Generator<NormTask> {
-  const norm = (entry: unknown, jsonPath: JsonPath, fallbackId: string): NormTask | undefined => {
-    if (!isObj(entry)) return undefined;
-    const taskId = str(entry.task_id) ?? fallbackId;
-    const index = num(entry.task_index) ?? undefined;
-    const repeats: NormRepeat[] = [];
-    const list = Array.isArray(entry.repeats) ? entry.repeats : [];
-    list.forEach((r, i) => {
-      if (!isObj(r)) return;
-      const n = num(r.repeat);
-      repeats.push({ raw: r, jsonPath: [...jsonPath, 'repeats', i], repeat: n !== null && n >= 0 ? Math.floor(n) : i });
-    });
-    return { taskId, index, jsonPath, repeats };
-  };
   if (Array.isArray(tasks)) {
     for (let i = 0; i < tasks.length; i++) {
-      const t = norm(tasks[i], ['tasks', i], `task-${i}`);
+      const t = normTask(tasks[i], ['tasks', i], `task-${i}`);
       if (t) yield t;
     }
   } else if (isObj(tasks)) {
     for (const [k, v] of Object.entries(tasks)) {
-      const t = norm(v, ['tasks', k], k);
+      const t = normTask(v, ['tasks', k], k);
       if (t) yield t;
     }
+  }
+}
+
+/** normTasks of a task list still being filled (`more`: the next tasks onto it; false once all are on it). */
+export async function* normTasksFed(tasks: unknown[], more: () => Promise<boolean>): AsyncGenerator<NormTask> {
+  for (let i = 0; ; i++) {
+    while (i >= tasks.length) if (!await more()) return;
+    const t = normTask(tasks[i], ['tasks', i], `task-${i}`);
+    if (t) yield t;
   }
 }
 
