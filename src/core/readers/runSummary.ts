@@ -270,7 +270,8 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   // The rollouts the writer rewrites are only ever beside the summary (never where an outside files.rollouts points).
   const rolloutsFile = files.find((f) => f.key === 'rollouts' && f.path && !f.outside && path.posix.dirname(f.path) === root);
   const rolloutsPath = ctx.rolloutsPath ?? rolloutsFile?.path ?? rolloutsPathForSummary(ctx.summaryPath);
-  const health = await healthOf(fs, files, problems);
+  // The verdicts are read while the first tasks' folders are listed (readTasks builds nothing before they are in).
+  const health = healthOf(fs, files, problems);
 
   // A summary read from its file is this read's own: each parsed task is let go once its attempts are built.
   const list = ctx.ownsValue && Array.isArray(s.tasks) ? s.tasks : undefined;

@@ -225,3 +225,29 @@ test('in chunks of whole tasks: a later chunk is listed only once an earlier one
   assert.deepEqual(problems, one.problems);
   assert.equal(got.tasks.flatMap((t) => t.attempts).filter((a) => a.evidence.some((e) => e.failedTests?.length)).length, 5 * 11);
 });
+
+test('the first chunk is listed while the health verdicts are still read; nothing is built or said before they are in', async () => {
+  const m = new MemFs();
+  const repeats: Obj[] = [];
+  for (let i = 0; i < 4; i++) repeats.push({ repeat: i, outcome: 'scored', reward: 1, verifier_logs: `v/s${i}`, test_stdout: `v/s${i}/gone.txt` });
+  for (let i = 0; i < 4; i++) m.put(`/r/v/s${i}/ctrf.json`, CTRF);
+  const events: string[] = [];
+  const batch = portOf(m, true);
+  const port = Object.assign(Object.create(batch.port) as FsPort, {
+    listDirs: (ps: readonly string[]) => { events.push('listed'); return batch.port.listDirs!(ps); },
+  });
+  const doc = parseJsonDocument(`${ROOT}/x_run_summary.json`, JSON.stringify({ files: {}, tasks: [{ task_id: 'a', task_index: 0, repeats }] }, null, 2), 'run summary');
+  const problems: Problem[] = [];
+  let verdictsRead!: (h: Map<string, Health>) => void;
+  const health = new Promise<Map<string, Health>>((resolve) => { verdictsRead = resolve; });
+  const reading = readTasks(port, doc, ROOT, normTasks([{ task_id: 'a', task_index: 0, repeats }]), health, problems);
+  for (let i = 0; i < 20 && !events.length; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(events, ['listed'], 'listed before the verdicts are in');
+  assert.equal(problems.length, 0, 'nothing said yet');
+  problems.push({ file: 'verdicts', severity: 'warning', code: 'verdicts', message: 'said while reading the verdicts' });
+  verdictsRead(new Map([['0:1', { verdict: 'healthy', checks: [] } as unknown as Health]]));
+  const got = await reading;
+  assert.equal(problems[0].code, 'verdicts', 'the verdicts\' problems first');
+  assert.deepEqual(problems.slice(1).map((p) => p.code), ['missing-evidence', 'missing-evidence', 'missing-evidence', 'missing-evidence']);
+  assert.deepEqual(got.tasks[0].attempts.map((a) => a.health !== undefined), [false, true, false, false]);
+});

@@ -172,7 +172,8 @@ async function readRepeat(
  * (40,000 repeats: the passes that plan the reads held it for seconds in one piece on a loaded machine).
  */
 export async function readTasks(
-  fs: FsPort, doc: JsonDocument, root: string, normTasksList: Iterable<NormTask> | AsyncIterable<NormTask>, health: Map<string, Health>, problems: Problem[],
+  fs: FsPort, doc: JsonDocument, root: string, normTasksList: Iterable<NormTask> | AsyncIterable<NormTask>,
+  healthAsked: Map<string, Health> | Promise<Map<string, Health>>, problems: Problem[],
   known?: Listings, release?: (t: NormTask) => void,
 ): Promise<{ tasks: Task[]; whoByMissing: Map<string, string> }> {
   const slice = new TimeSlice();
@@ -196,6 +197,10 @@ export async function readTasks(
   const whoByMissing = new Map<string, string>();
   const tasks: Task[] = [];
   let ahead = nextChunk();
+  ahead.catch(() => undefined); // (awaited below; not unhandled if the health verdicts' read throws first)
+  // The first chunk is listed while the health verdicts are still being read (`healthAsked`): nothing is built, and no
+  // problem said, before they are in, so the problems keep their order.
+  const health = await healthAsked;
   for (let c = await ahead; c; c = await ahead) {
     ahead = nextChunk(); // the next chunk listed and read (on the lister's thread) while this one is built
     ahead.catch(() => undefined); // (awaited in the next round; not unhandled if this round throws)
