@@ -3,7 +3,7 @@
 // has the words its problems use and the schema checks the worker makes before its tasks are handed over.
 import { issueProblems, type IssueLike, type JsonDocument } from './jsonFile';
 import type { Problem } from '../model';
-import { SummaryReadSchema, SummaryTaskSchema, isObj } from './nemo/summaryShape';
+import { plainlyValidTask, SummaryReadSchema, SummaryTaskSchema, isObj } from './nemo/summaryShape';
 import { summaryIssues, viewerIssueParts } from './viewerSummaryIssues';
 import type { TimeSlice } from '../turn';
 
@@ -55,7 +55,7 @@ export const LARGE_DOCS: Readonly<Record<LargeDocKind, LargeDoc>> = {
       const head = SummaryReadSchema.safeParse(Array.isArray(value.tasks) ? { ...value, tasks: [] } : value);
       let failed = false;
       return {
-        task(t) { if (!failed && !SummaryTaskSchema.safeParse(t).success) failed = true; },
+        task(t) { if (!failed && !plainlyValidTask(t) && !SummaryTaskSchema.safeParse(t).success) failed = true; },
         async issues(whole) {
           const parsed = failed ? SummaryReadSchema.safeParse(await whole()) : head;
           return parsed.success ? [] : parsed.error.issues;
