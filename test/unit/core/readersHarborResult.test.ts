@@ -68,7 +68,9 @@ test('a result.json that cannot be read names the trial result in its problem', 
 });
 
 test('a good result: outcome, reward and the result kept; parse notes (a duplicate key) are passed on', () => {
-  const ok = readResult(trial({ 'result.json': JSON.stringify(goodResult) }), true);
+  const files = trial({ 'result.json': JSON.stringify(goodResult) });
+  const ok = readResult(files, true);
+  assert.equal(files.files.has('result.json'), false, 'the text let go once parsed');
   assert.equal(ok.state, 'ok');
   assert.equal(ok.result?.task_name, 'demo/a');
   assert.equal(ok.rawTaskName, null);

@@ -20,7 +20,11 @@ export interface ResultRead {
   problems: Problem[];
 }
 
-/** Reads the trial's result.json (when stage 1 found it): its outcome is the attempt's. */
+/**
+ * Reads the trial's result.json (when stage 1 found it): its outcome is the attempt's. Its text is let go (taken out
+ * of `t.files`) once parsed: nothing after reads it, and held until the batch is built 10,000 texts outlived the
+ * young generation (harbor-10k).
+ */
 export function readResult(t: TrialFiles, jobFinished: boolean): ResultRead {
   const attempt: AttemptBody = { outcome: classifyMissingResult(jobFinished), reward: null, evidence: [], missing: [] };
   const out: ResultRead = { state: 'absent', result: null, rawTaskName: null, attempt, problems: [] };
@@ -28,6 +32,7 @@ export function readResult(t: TrialFiles, jobFinished: boolean): ResultRead {
   if (!read) return out;
   const resultPath = joinPath(t.dir, 'result.json');
   const doc = jsonDocumentOf(resultPath, read, 'trial result', 'error');
+  t.files.delete('result.json');
   if (!doc.ok) {
     out.state = 'bad-json';
     // A result that does not parse while the job runs is probably being written; once it ended, nothing scores.
