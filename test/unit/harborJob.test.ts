@@ -393,11 +393,11 @@ test('a job read through batched gathers (worker thread) is the same run as one 
   }
 });
 
-test('trials are gathered 32 folders first, then batches that double up to 256 (this thread parses sooner)', async () => {
+test('trials are gathered 32 folders first, then batches that double up to 64 (this thread parses sooner)', async () => {
   const { generateHarborJob, harborLarge } = await import('../../scripts/sample-runs/harborJob');
   const { jobDir } = await generateHarborJob(path.join(tmpRoot, 'ramp'), harborLarge(200, 3));
   const done: number[] = [];
   const run = await readHarborJob(nodeFs, jobDir.split(path.sep).join('/'), { onProgress: (p) => done.push(p.done) });
-  assert.deepEqual(done, [32, 96, 224, 480, 600]);
+  assert.deepEqual(done, [32, 96, 160, 224, 288, 352, 416, 480, 544, 600]);
   assert.equal(attemptsOf(run).length, 600);
 });
