@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { EntryType, FileRead, FsPort } from '../../../src/core/fs/port';
 import type { Problem } from '../../../src/core/model';
 import { parseJsonDocument } from '../../../src/core/readers/jsonFile';
-import { readTasks } from '../../../src/core/readers/nemo/repeats';
+import { CHUNK_REPEATS, readTasks } from '../../../src/core/readers/nemo/repeats';
 import { normTasks } from '../../../src/core/readers/nemo/summaryShape';
 import type { Health } from '../../../src/core/readers/nemo/verdicts';
 import { MemFs } from '../../../scripts/sample-runs/memFs';
@@ -201,7 +201,7 @@ test('in chunks of whole tasks: a later chunk is listed only once an earlier one
   const list: Obj[] = [];
   for (let t = 0; t < 5; t++) {
     const repeats: Obj[] = [];
-    for (let i = 0; i < 1100; i++) {
+    for (let i = 0; i < 300; i++) {
       if (i % 100 === 0) m.put(`/r/v/t${t}s${i}/ctrf.json`, CTRF);
       else m.put(`/r/v/t${t}s${i}/test-stdout.txt`, 'x');
       repeats.push({ repeat: i, outcome: 'scored', reward: i % 2, verifier_logs: `v/t${t}s${i}`, test_stdout: `v/t${t}s${i}/test-stdout.txt` });
@@ -216,14 +216,16 @@ test('in chunks of whole tasks: a later chunk is listed only once an earlier one
   const doc = parseJsonDocument(`${ROOT}/x_run_summary.json`, JSON.stringify({ files: {}, tasks: list }, null, 2), 'run summary');
   const problems: Problem[] = [];
   const got = await readTasks(port, doc, ROOT, normTasks(list), new Map(), problems, undefined, (t) => events.push(`release ${t.taskId}`));
-  // Chunks of ≥ 2,048 repeats in whole tasks: t0+t1, t2+t3, t4; the next chunk listed while one is built.
-  assert.deepEqual(events.filter((e) => e.startsWith('list')), ['list /r/v/t0s0', 'list /r/v/t1s948', 'list /r/v/t2s0', 'list /r/v/t3s948', 'list /r/v/t4s0']);
+  // Chunks of ≥ CHUNK_REPEATS (512) repeats in whole tasks: t0+t1, t2+t3, t4; the next chunk listed while one is built.
+  assert.equal(CHUNK_REPEATS, 512);
+  assert.deepEqual(events.filter((e) => e.startsWith('list')), ['list /r/v/t0s0', 'list /r/v/t2s0', 'list /r/v/t4s0']);
   assert.ok(events.indexOf('release t1') < events.indexOf('list /r/v/t4s0'), events.join(', '));
+  assert.ok(events.indexOf('list /r/v/t2s0') < events.indexOf('release t0'), events.join(', '));
   assert.deepEqual(events.filter((e) => e.startsWith('release')), ['release t0', 'release t1', 'release t2', 'release t3', 'release t4']);
   const one = await tasksOf(portOf(m, false).port, list);
   assert.deepEqual(got.tasks, one.tasks);
   assert.deepEqual(problems, one.problems);
-  assert.equal(got.tasks.flatMap((t) => t.attempts).filter((a) => a.evidence.some((e) => e.failedTests?.length)).length, 5 * 11);
+  assert.equal(got.tasks.flatMap((t) => t.attempts).filter((a) => a.evidence.some((e) => e.failedTests?.length)).length, 5 * 3);
 });
 
 test('the first chunk is listed while the health verdicts are still read; nothing is built or said before they are in', async () => {
