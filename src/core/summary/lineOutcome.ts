@@ -2,7 +2,8 @@
 // (parallelRows.ts): blank, or the picked keys, or why not (with the line's honest-input remarks). The problems
 // themselves are made by the caller, which alone knows the line's number and the file's problem count.
 import { invalidUtf8At, startsWithBom } from '../honestInput';
-import { KeyPicker, ScanError } from './scan';
+import { fastSkip, KeyPicker, ScanError } from './scan';
+import { FAST_SKIP_MAX } from './skipWasm';
 import { asBuffer } from '../bytes';
 
 /**
@@ -89,12 +90,16 @@ export interface RowAnswer {
 
 /** One job's lines (also run on the writer's thread when no worker can). */
 export function runRowJob(job: RowJob): RowAnswer {
-  const buf = asBuffer(job.bytes) as Buffer;
+  // With this thread's skipper (a row worker's: skipWasm.ts), the lines are scanned in its memory, copied there.
+  const fast = fastSkip();
+  const copied = fast !== undefined && job.end - job.start <= FAST_SKIP_MAX;
+  const buf = (copied ? fast.load(job.bytes, job.start, job.end) : asBuffer(job.bytes)) as Buffer;
+  const from = copied ? 0 : job.start, to = copied ? job.end - job.start : job.end;
   const outcomes: [number, LineOutcome][] = [];
   let lines = 0;
-  for (let s = job.start; s < job.end; lines++) {
+  for (let s = from; s < to; lines++) {
     let nl = buf.indexOf(10, s);
-    if (nl < 0 || nl >= job.end) nl = job.end;
+    if (nl < 0 || nl >= to) nl = to;
     const e = nl > s && buf[nl - 1] === 13 ? nl - 1 : nl;
     const o = pickLine(RESULT_KEYS, buf, s, e, job.first && lines === 0);
     if (o) outcomes.push([lines, o]);

@@ -4,6 +4,11 @@
 // cores. The chunk's buffer travels here and back (transferred, not copied) to be read into again.
 import { parentPort } from 'node:worker_threads';
 import { packOutcomes, runRowJob, type RowAnswer, type RowJob } from './lineOutcome';
+import { setFastSkip } from './scan';
+import { FastSkip } from './skipWasm';
+
+// Strings skipped 16 bytes at a time where WebAssembly SIMD runs (skipWasm.ts); by indexOf where it does not.
+setFastSkip(FastSkip.create());
 
 parentPort!.on('message', (job: RowJob) => {
   let answer: RowAnswer;

@@ -2,6 +2,7 @@
 // value (a 25 KB `response` or `ng_trajectory`) without decoding or parsing it. Strings are skipped with the native
 // `indexOf`, so a transcript costs a few memchr calls. Throws SyntaxError on a line that is not a JSON object.
 import { asBuffer, NodeBuffer } from '../bytes';
+import type { FastSkip } from './skipWasm';
 
 const QUOTE = 0x22, BSLASH = 0x5c, LBRACE = 0x7b, RBRACE = 0x7d, LBRACK = 0x5b, RBRACK = 0x5d, COLON = 0x3a, COMMA = 0x2c;
 
@@ -41,9 +42,29 @@ function skipString(buf: Uint8Array, i: number, end: number): number {
   }
 }
 
+let fast: FastSkip | undefined;
+
+/**
+ * Strings and containers in `f.bytes` (the chunk a row worker copied there) are skipped by `f`, 16 bytes at a time
+ * (skipWasm.ts); in any other bytes, by indexOf here. The positions and failures are the same either way.
+ */
+export function setFastSkip(f: FastSkip | undefined): void {
+  fast = f;
+}
+
+/** The skipper set on this thread, if any. */
+export function fastSkip(): FastSkip | undefined {
+  return fast;
+}
+
 /** Index just after the value starting at `i`. */
 function skipValue(buf: Uint8Array, i: number, end: number): number {
   const b = buf[i];
+  if (fast !== undefined && buf === fast.bytes && (b === QUOTE || b === LBRACE || b === LBRACK)) {
+    const r = b === QUOTE ? fast.str(i, end) : fast.box(i, end);
+    if (r < 0) fail(-1 - r);
+    return r;
+  }
   if (b === QUOTE) return skipString(buf, i, end);
   if (b === LBRACE || b === LBRACK) {
     let depth = 0;
