@@ -1,5 +1,6 @@
 // The rows of a large rollouts or failures file picked on worker threads (rowWorker.ts, bundled as
-// out/summaryRowWorker.js): this thread reads the file in chunks, hands each chunk's whole lines to the next free
+// out/summaryRowWorker.js). A file of this machine the workers read themselves (parallelFileRows.ts). Otherwise (a
+// port whose files only this thread can read) this thread reads the file in chunks, hands each chunk's whole lines to the next free
 // worker (the buffer is transferred, not copied, and comes back to be read into again), and applies the answers in
 // file order, with the same line numbers, problems and rows as forEachLine + pickLine on this thread would give.
 // A line split across chunks is joined here and picked by a worker too; a line over the file limit is dropped as
@@ -13,6 +14,7 @@ import { TimeSlice } from '../turn';
 import { pickLine, RESULT_KEYS, runRowJob, unpackOutcomes, type LineOutcome, type RowAnswer, type RowJob } from './lineOutcome';
 import { CHUNK_SIZE } from './lines';
 import { workerBundle } from '../fs/workerBundle';
+import { readFileOnWorkers } from './parallelFileRows';
 
 const WORKER_FILE = 'summaryRowWorker.js';
 
@@ -72,6 +74,15 @@ export function rowWorkersStarted(): number {
   return started;
 }
 
+/** A row worker, counted (rowWorkersStarted, rowWorkersRunning). */
+function spawn(file: string): Worker {
+  const w = new Worker(file);
+  started++;
+  running++;
+  w.once('exit', () => { running--; });
+  return w;
+}
+
 type Slot = { w: Worker; busy: number; failed?: Error };
 type Item = { job: Promise<RowAnswer>; start: number; end: number; first: boolean } | { long: number };
 
@@ -82,10 +93,7 @@ class RowWorkers {
 
   constructor(file: string, n: number) {
     for (let i = 0; i < n; i++) {
-      const w = new Worker(file);
-      started++;
-      running++;
-      w.once('exit', () => { running--; });
+      const w = spawn(file);
       const slot: Slot = { w, busy: 0 };
       w.on('message', (a: RowAnswer) => {
         const p = this.pending.get(a.id);
@@ -128,8 +136,11 @@ class RowWorkers {
  * worker's script (by default the bundle; tests give ones that fail).
  */
 export async function forEachPickedLine(fs: FsPort, path: string, h: ParallelLineHandlers,
-  workers = defaultRowWorkers(), chunkSize = CHUNK_SIZE, workerFile = rowWorkerFile()): Promise<boolean> {
+  workers = defaultRowWorkers(), chunkSize = CHUNK_SIZE, workerFile = rowWorkerFile(),
+  /** The workers read the file themselves (parallelFileRows.ts): by default on a port whose paths Node reads. */
+  readsItself = fs.nodeLocal === true && fs.openSequential !== undefined): Promise<boolean> {
   if (!workerFile || workers < 1) return false;
+  if (readsItself) return readFileOnWorkers(fs, path, h, workers, chunkSize, () => spawn(workerFile), HOLD_LINES);
   let pool: RowWorkers;
   try { pool = new RowWorkers(workerFile, workers); } catch { return false; }
   try {

@@ -158,12 +158,17 @@ export class FastSkip {
 
   /** Copies `src[start, end)` to the memory's start and returns the memory's view (the bytes at 0 .. end - start). */
   load(src: Uint8Array, start: number, end: number): Uint8Array {
-    const n = end - start;
+    this.ensure(end - start);
+    this.bytes.set(src.subarray(start, end));
+    return this.bytes;
+  }
+
+  /** The memory's view, at least `n` bytes long (grown keeping what it holds: a Region of groupLines.ts). */
+  ensure(n: number): Uint8Array {
     if (n > this.bytes.length) {
       this.mem.grow(Math.ceil((n - this.bytes.length) / PAGE));
       this.bytes = this.view();
     }
-    this.bytes.set(src.subarray(start, end));
     return this.bytes;
   }
 

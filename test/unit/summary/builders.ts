@@ -185,7 +185,9 @@ export function rowsOf48Bytes(n: number): string {
 export function countingReads(): { port: FsPort; reads: () => number } {
   const node = new NodeFs();
   let reads = 0;
+  // Not nodeLocal: its reads are counted, so no row worker may read the file itself (parallelFileRows.ts).
   const port = Object.assign(Object.create(node) as FsPort, {
+    nodeLocal: false,
     openSequential: async (p: string) => {
       const r = await node.openSequential!(p);
       return { read: async (b: Uint8Array) => { const n = await r.read(b); if (n) reads++; return n; }, close: () => r.close() };
@@ -217,4 +219,36 @@ export function recorder(calls: Call[]) {
     onBytes: (n: number) => { calls.push(['bytes', n]); },
     afterChunk: () => { calls.push(['chunk']); return undefined; },
   };
+}
+
+/** A small PRNG, so a failing file can be made again from its seed. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
+}
+
+/** Lines of every kind the scanner meets: rows, blanks, CRLF, broken JSON, bytes that are not UTF-8, a BOM, long ones. */
+export function randomFile(seed: number): Buffer {
+  const r = rng(seed);
+  const parts: Buffer[] = [];
+  if (r() < 0.5) parts.push(Buffer.from([0xef, 0xbb, 0xbf]));
+  const n = 5 + Math.floor(r() * 40);
+  for (let i = 0; i < n; i++) {
+    const x = r();
+    const text = 'x'.repeat(Math.floor(r() * 300));
+    const row = JSON.stringify({ _ng_task_id: { taskset: 's', task_id: `t${i}` }, _ng_rollout_index: i % 3, reward: r() < 0.2 ? null : i,
+      response: { output: [{ text: `"quoted" \\ ${text} é` }] }, verifier_logs_dir: `/v/${i}`, responses_create_params: { metadata: { a: i } } });
+    let line: Buffer;
+    if (x < 0.55) line = Buffer.from(row);
+    else if (x < 0.62) line = Buffer.from('');
+    else if (x < 0.68) line = Buffer.from('  \t ');
+    else if (x < 0.75) line = Buffer.from(row.slice(0, Math.floor(row.length / 2)));
+    else if (x < 0.8) line = Buffer.concat([Buffer.from(row.slice(0, 40)), Buffer.from([0xff, 0xfe]), Buffer.from(row.slice(40))]);
+    else if (x < 0.85) line = Buffer.from(`${row}\r`);
+    else if (x < 0.9) line = Buffer.from(`{"_ng_task_id": "t${i}", "reward": 1e400, "_ng_rollout_index": 0}`);
+    else line = Buffer.from(`[${row}]`);
+    parts.push(line);
+    if (i < n - 1 || r() < 0.6) parts.push(Buffer.from('\n'));
+  }
+  return Buffer.concat(parts);
 }

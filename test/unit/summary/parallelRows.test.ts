@@ -14,39 +14,7 @@ import { defaultRowWorkers, forEachPickedLine, rowWorkerFile, rowWorkersRunning 
 import { buildRunSummary, serializeSummary } from '../../../src/core/summary';
 import { generateNemoRun, nemoEveryCase } from '../../../scripts/sample-runs/nemoGym';
 import { posix, tmpDir } from './helpers';
-import { countingReads, rowsOf48Bytes } from './builders';
-
-/** A small PRNG, so a failing file can be made again from its seed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
-}
-
-/** Lines of every kind the scanner meets: rows, blanks, CRLF, broken JSON, bytes that are not UTF-8, a BOM, long ones. */
-function randomFile(seed: number): Buffer {
-  const r = rng(seed);
-  const parts: Buffer[] = [];
-  if (r() < 0.5) parts.push(Buffer.from([0xef, 0xbb, 0xbf]));
-  const n = 5 + Math.floor(r() * 40);
-  for (let i = 0; i < n; i++) {
-    const x = r();
-    const text = 'x'.repeat(Math.floor(r() * 300));
-    const row = JSON.stringify({ _ng_task_id: { taskset: 's', task_id: `t${i}` }, _ng_rollout_index: i % 3, reward: r() < 0.2 ? null : i,
-      response: { output: [{ text: `"quoted" \\ ${text} é` }] }, verifier_logs_dir: `/v/${i}`, responses_create_params: { metadata: { a: i } } });
-    let line: Buffer;
-    if (x < 0.55) line = Buffer.from(row);
-    else if (x < 0.62) line = Buffer.from('');
-    else if (x < 0.68) line = Buffer.from('  \t ');
-    else if (x < 0.75) line = Buffer.from(row.slice(0, Math.floor(row.length / 2)));
-    else if (x < 0.8) line = Buffer.concat([Buffer.from(row.slice(0, 40)), Buffer.from([0xff, 0xfe]), Buffer.from(row.slice(40))]);
-    else if (x < 0.85) line = Buffer.from(`${row}\r`);
-    else if (x < 0.9) line = Buffer.from(`{"_ng_task_id": "t${i}", "reward": 1e400, "_ng_rollout_index": 0}`);
-    else line = Buffer.from(`[${row}]`);
-    parts.push(line);
-    if (i < n - 1 || r() < 0.6) parts.push(Buffer.from('\n'));
-  }
-  return Buffer.concat(parts);
-}
+import { countingReads, randomFile, rowsOf48Bytes } from './builders';
 
 // Outcomes compared as objects (deepEqual tells Infinity from null: a reward of 1e400 must reach the writer's
 // thread as Infinity, not as the null JSON would write).
@@ -61,12 +29,13 @@ async function onThisThread(fsPort: FsPort, file: string, chunk: number): Promis
   return seen;
 }
 
-async function onWorkers(fsPort: FsPort, file: string, chunk: number, workers: number, workerFile?: string): Promise<Seen> {
+async function onWorkers(fsPort: FsPort, file: string, chunk: number, workers: number, workerFile?: string,
+  readsItself?: boolean): Promise<Seen> {
   const seen: Seen = [];
   const ran = await forEachPickedLine(fsPort, file, {
     onOutcome: (o: LineOutcome, line, terminated) => seen.push([o, line, terminated]),
     onLongLine: (line, bytes) => seen.push(['long', line, bytes]),
-  }, workers, chunk, workerFile);
+  }, workers, chunk, workerFile, readsItself);
   assert.ok(ran, 'the row workers ran');
   return seen;
 }
@@ -101,7 +70,7 @@ test('row workers by default: one per core but this thread\'s, at least 1, at mo
   }
 });
 
-test('row workers that fail: one that answers "failed" is picked on this thread, the same; one that throws or exits is an error, never a hang; none that starts: false, nothing read', async () => {
+test('row workers handed chunks that fail: one that answers "failed" is picked on this thread, the same; one that throws or exits is an error, never a hang; none that starts: false, nothing read', async () => {
   const dir = tmpDir('rows-parallel-failing');
   const file = posix(path.join(dir, 'f.jsonl'));
   fs.writeFileSync(file, randomFile(5));
@@ -110,9 +79,9 @@ test('row workers that fail: one that answers "failed" is picked on this thread,
   const script = (name: string, text: string) => { const p = path.join(dir, name); fs.writeFileSync(p, text); return p; };
   const failing = script('failing.js', "const { parentPort } = require('node:worker_threads');\n"
     + "parentPort.on('message', (j) => parentPort.postMessage({ id: j.id, bytes: j.bytes, lines: 0, outcomes: [], failed: 'no' }, [j.bytes.buffer]));\n");
-  for (const workers of [1, 3]) assert.deepEqual(await onWorkers(node, file, 64, workers, failing), want, `${workers} workers`);
-  await assert.rejects(onWorkers(node, file, 64, 2, script('throws.js', 'throw new Error("no rows here");\n')), /no rows here/);
-  await assert.rejects(onWorkers(node, file, 64, 2, script('exits.js', 'process.exit(3);\n')), /a row worker exited/);
+  for (const workers of [1, 3]) assert.deepEqual(await onWorkers(node, file, 64, workers, failing, false), want, `${workers} workers`);
+  await assert.rejects(onWorkers(node, file, 64, 2, script('throws.js', 'throw new Error("no rows here");\n'), false), /no rows here/);
+  await assert.rejects(onWorkers(node, file, 64, 2, script('exits.js', 'process.exit(3);\n'), false), /a row worker exited/);
   // A worker that has died before its first job (the file is slow to come): that job fails too.
   const slow = { maxFileBytes: 1 << 20, async *readChunks(p: string) { await new Promise((r) => setTimeout(r, 300)); yield new Uint8Array(fs.readFileSync(p)); } } as unknown as FsPort;
   await assert.rejects(onWorkers(slow, file, 64, 1, script('exits2.js', 'process.exit(4);\n')), /a row worker exited/);

@@ -25,8 +25,11 @@ test('row workers with ready: nothing handed on before it, the whole file read a
   fs.writeFileSync(file, `${rowsOf48Bytes(20)}${'x'.repeat(300)}\n${rowsOf48Bytes(20)}{"_ng_task_id": "tail"}`);
   const limited = Object.assign(Object.create(new NodeFs()) as FsPort, { maxFileBytes: 200 });
   const plain: Call[] = [];
-  assert.equal(await forEachPickedLine(limited, file, recorder(plain), 1, 96), true);
+  assert.equal(await forEachPickedLine(limited, file, recorder(plain), 1, 96, undefined, false), true);
   assert.ok(plain.some((c) => c[0] === 'long') && plain.some((c) => c[0] === 'line' && c[2] === false), 'the long line and the tail are there');
+  // Progress (bytes) comes per chunk handed over, per group read by a worker: the lines are compared.
+  const lines = (calls: Call[]) => calls.filter((c) => c[0] === 'line' || c[0] === 'long');
+  const bytes = (calls: Call[]) => calls.reduce((n, c) => n + (c[0] === 'bytes' ? c[1] as number : 0), 0);
   for (const workers of [1, 2]) {
     const { port, reads } = countingReads();
     Object.assign(port, { maxFileBytes: 200 });
@@ -38,6 +41,17 @@ test('row workers with ready: nothing handed on before it, the whole file read a
     go();
     assert.equal(await done, true);
     assert.deepEqual(calls, plain, `${workers} worker(s)`);
+    // Workers that read the file themselves (a port whose paths Node reads): the same lines, and every byte but the
+    // cut-off tail's counted as progress.
+    const itself = gate();
+    const own: Call[] = [];
+    const reading = forEachPickedLine(limited, file, { ...recorder(own), ready: itself.ready }, workers, 96);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(own, [], 'nothing handed on before ready');
+    itself.go();
+    assert.equal(await reading, true);
+    assert.deepEqual(lines(own), lines(plain), `${workers} worker(s) reading the file`);
+    assert.equal(bytes(own), fs.statSync(file).size - '{"_ng_task_id": "tail"}'.length);
   }
   assert.equal(rowWorkersRunning(), 0);
 });
@@ -131,9 +145,13 @@ test('the writer: a schedule that cannot be read while the rollouts are read ahe
   const rollouts = posix(buildRun(dir, { tasks: [{ id: 'a', repeats: [{ outcome: 'scored' }] }, { id: 'b', repeats: [{ outcome: 'scored' }] }] }));
   const schedule = rollouts.replace(/\.jsonl$/, '_materialized_inputs.jsonl');
   const before = rowWorkersRunning();
-  const events: string[] = [];
-  await assert.rejects(buildRunSummary(slowOn(schedule, 200, events, new Error('disk gone')), rollouts, { beforeDispatch: null, rowWorkers: 1 }),
-    (e: Error) => e instanceof UnreadableRunFile && e.file === schedule && /disk gone/.test(e.message));
-  assert.ok(events.includes('read rollouts.jsonl'), 'the rollouts were being read ahead');
-  assert.equal(rowWorkersRunning(), before);
+  // Handed chunks by this thread (a port whose reads it sees), and reading the file themselves.
+  for (const nodeLocal of [false, true]) {
+    const events: string[] = [];
+    const port = Object.assign(slowOn(schedule, 200, events, new Error('disk gone')), { nodeLocal });
+    await assert.rejects(buildRunSummary(port, rollouts, { beforeDispatch: null, rowWorkers: 1 }),
+      (e: Error) => e instanceof UnreadableRunFile && e.file === schedule && /disk gone/.test(e.message));
+    if (!nodeLocal) assert.ok(events.includes('read rollouts.jsonl'), 'the rollouts were being read ahead');
+    assert.equal(rowWorkersRunning(), before);
+  }
 });
