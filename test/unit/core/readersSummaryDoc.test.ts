@@ -53,7 +53,8 @@ async function serve(file: string, maxBytes?: number, sliceChars?: number, messa
 }
 
 /** Every slice the 'tasks' messages hold, in order. */
-const slicesOf = (msgs: SummaryMsg[]) => msgs.flatMap((m) => (m.kind === 'tasks' ? m.jsons : []));
+const slicesOf = (msgs: SummaryMsg[]) => msgs.flatMap((m) => (m.kind === 'tasks'
+  ? m.ends.map((e, i) => new TextDecoder().decode(m.bytes.subarray(i ? m.ends[i - 1] : 0, e))) : []));
 
 function task(i: number): Obj {
   return { task_id: `t${i}`, task_index: i, repeats: [{ repeat: 0, outcome: 'scored', reward: i % 2 }] };

@@ -206,13 +206,13 @@ test('from the worker the document comes with its head, the tasks as they are se
     assert.equal(schema.length, 1);
     // A worker that sends the head and the first two tasks, and exits when asked for more.
     const head = JSON.stringify({ kind: 'head', ok: true, problems: [], value: { ...doc, tasks: undefined }, tasks: tasks.length });
-    const first = JSON.stringify({ kind: 'tasks', jsons: [JSON.stringify(tasks.slice(0, 2))] });
+    const first = JSON.stringify(JSON.stringify(tasks.slice(0, 2)));
     const file = `${root}/midway.js`;
     fs.writeFileSync(file, `const { parentPort } = require('node:worker_threads');
 let asks = 0;
 parentPort.on('message', (m) => {
   if (m.path) return parentPort.postMessage(${head});
-  if (++asks === 1) return parentPort.postMessage(${first});
+  if (++asks === 1) return parentPort.postMessage({ kind: 'tasks', bytes: Buffer.from(${first}), ends: [Buffer.byteLength(${first})] });
   process.exit(3);
 });`);
     const opened = await within(openSummaryDocument(nfs, written.path, 0, file), 'open');

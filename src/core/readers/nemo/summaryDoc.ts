@@ -63,7 +63,7 @@ export type WorkerAsk = { more: true };
 /** Worker → caller. */
 export type SummaryMsg =
   | { kind: 'head'; ok: boolean; problems: Problem[]; value: unknown; tasks: number }
-  | { kind: 'tasks'; jsons: string[] }
+  | { kind: 'tasks'; bytes: Uint8Array; ends: number[] }
   | { kind: 'end'; digest: string; problems: Problem[] }
   | { kind: 'places'; places: Place[] }
   | { kind: 'failed'; message: string };
@@ -139,8 +139,11 @@ function onWorker(file: string, placeFile: string, job: SummaryJob, again: () =>
     const w = startWorker(file);
     let doc: JsonDocument | undefined;
     const list: unknown[] = [];
-    let queue: string[] = [];
+    // The slices not parsed yet, as UTF-8 bytes (a message's, handed over): not strings on this thread's heap, where,
+    // read long after they came, they were old-generation garbage; each message's bytes are freed with its last slice.
+    let queue: { bytes: Uint8Array; start: number; end: number; last: boolean }[] = [];
     let taken = 0;
+    const utf8 = new TextDecoder();
 
     let end: { digest?: string; problems: Problem[]; here?: JsonDocument } | undefined;
     let broken = false;
@@ -164,9 +167,11 @@ function onWorker(file: string, placeFile: string, job: SummaryJob, again: () =>
     const more = async (): Promise<boolean> => {
       for (;;) {
         if (taken < queue.length) {
-          const json = queue[taken];
-          queue[taken++] = '';
+          const { bytes, start, end: stop, last } = queue[taken];
+          queue[taken++] = undefined!;
           if (taken === queue.length) { queue = []; taken = 0; }
+          const json = utf8.decode(bytes.subarray(start, stop));
+          if (last) void letGo(bytes.buffer);
           for (const t of JSON.parse(json) as unknown[]) list.push(t);
           return true;
         }
@@ -195,7 +200,7 @@ function onWorker(file: string, placeFile: string, job: SummaryJob, again: () =>
         // The next message is asked for now (the worker makes it while this one waits to be read), MESSAGES_AHEAD
         // at a time: Node hands every queued message over in one go.
         w.postMessage({ more: true });
-        for (const j of m.jsons) queue.push(j);
+        m.ends.forEach((e, i) => queue.push({ bytes: m.bytes, start: i ? m.ends[i - 1] : 0, end: e, last: i === m.ends.length - 1 }));
         rouse();
       } else if (m.kind === 'end') {
         if (end) return; // (asked again after its last slices: the end again)
@@ -296,7 +301,8 @@ export async function placeDeferred(doc: JsonDocument, problems: Problem[]): Pro
  * later). The text goes once its digest is taken (after the first message): the schema's problems, rare in a large
  * summary, are placed in the file read again, when it is still the text digested (else left for the caller to place).
  */
-export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg) => void, onAsk: (f: (m: WorkerAsk) => void) => void): Promise<void> {
+export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg, transfer?: ArrayBuffer[]) => void,
+  onAsk: (f: (m: WorkerAsk) => void) => void): Promise<void> {
   const kind = LARGE_DOCS[job.kind ?? 'nemo-summary'];
   const nfs = new NodeFs(job.maxBytes !== undefined ? { maxFileBytes: job.maxBytes } : {});
   const doc = await readReleasing(nfs, job.path, kind.what);
@@ -324,13 +330,17 @@ export async function serveSummary(job: SummaryJob, post: (m: SummaryMsg) => voi
     if (all && next < all.length) {
       const from = next;
       const jsons: string[] = [];
+      const ends: number[] = [];
       for (let size = 0; next < all.length && size < (job.messageChars ?? MESSAGE_CHARS);) {
         const { json, end: upTo } = jsonSlice(all, next, job.sliceChars);
         jsons.push(json);
+        ends.push((ends.length ? ends[ends.length - 1] : 0) + Buffer.byteLength(json));
         size += json.length;
         next = upTo;
       }
-      post({ kind: 'tasks', jsons });
+      const bytes = Buffer.from(jsons.join(''));
+      const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength; // (not a slice of Node's pool)
+      post({ kind: 'tasks', bytes: owned ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes), ends }, owned ? [bytes.buffer as ArrayBuffer] : undefined);
       letTextGo();
       for (let i = from; i < next; i++) check!.task(all[i], i);
       all.fill(undefined, from, next); // the caller has its own copy

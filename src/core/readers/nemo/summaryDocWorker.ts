@@ -10,6 +10,6 @@ parentPort!.once('message', (job: SummaryJob | PlaceJob) => {
     placeInFile(job).then((places) => parentPort!.postMessage({ kind: 'places', places }), failed);
     return;
   }
-  serveSummary(job, (m) => parentPort!.postMessage(m), (answer) => parentPort!.on('message', (m: WorkerAsk) => answer(m)))
+  serveSummary(job, (m, transfer) => parentPort!.postMessage(m, transfer), (answer) => parentPort!.on('message', (m: WorkerAsk) => answer(m)))
     .catch(failed);
 });
