@@ -3,8 +3,8 @@
 // On a port whose paths Node reads (FsPort.nodeLocal) a large summary is read and parsed on a worker thread
 // (summaryDocWorker.ts, bundled as out/summaryDocWorker.js). The caller has the document as soon as the worker has
 // parsed it (its head: the value without its task list) and reads the run's other files meanwhile; the tasks follow
-// in slices, each a JSON text of about SLICE_CHARS, several to a message, kept as text and parsed one slice at a time
-// as the reader wants more tasks (openSummaryDocument's `feed`; ../../jsonSlices.ts; a structured clone of the same
+// in slices, each a JSON text of about SLICE_CHARS, several to a message (as UTF-8 bytes, freed with its last slice),
+// each decoded and parsed as the reader wants more tasks (openSummaryDocument's `feed`; ../../jsonSlices.ts; a structured clone of the same
 // objects cost the caller more time, and kept ~0.9 KiB more per repeat: its strings are not shared as JSON.parse's
 // keys are). The worker checks each slice's tasks against the schema once sent, lets them go, and ends with its last
 // message (the schema's problems, the text's digest): its heap (the parsed tree, ~170 MB at 40,000 repeats) is not
