@@ -401,3 +401,21 @@ test('trials are gathered 32 folders first, then batches that double up to 64 (t
   assert.deepEqual(done, [32, 96, 160, 224, 288, 352, 416, 480, 544, 600]);
   assert.equal(attemptsOf(run).length, 600);
 });
+
+test('the folders of two batches ahead are asked before this thread parses a batch (the worker kept busy)', async () => {
+  const { generateHarborJob, harborLarge } = await import('../../scripts/sample-runs/harborJob');
+  const { jobDir } = await generateHarborJob(path.join(tmpRoot, 'ahead'), harborLarge(100, 3));
+  const job = jobDir.split(path.sep).join('/');
+  const asked: string[] = [];
+  const port = Object.assign(Object.create(nodeFs) as NodeFs, {
+    gather: (lists: string[], reads: { path: string; maxBytes: number }[], stats?: string[]) => {
+      const trials = reads.filter((r) => r.path.endsWith('/result.json') && path.posix.dirname(path.posix.dirname(r.path)) === job).length;
+      // The job's own files are asked first (no trial's result among them): not counted.
+      if (trials || asked.length) asked.push(trials ? `folders ${trials}` : 'follow-ups');
+      return nodeFs.gather(lists, reads, stats);
+    },
+  });
+  const run = await readHarborJob(port, job);
+  assert.deepEqual(asked.slice(0, asked.indexOf('follow-ups')), ['folders 32', 'folders 64', 'folders 64'], asked.join(', '));
+  assert.equal(attemptsOf(run).length, 300);
+});

@@ -36,6 +36,9 @@ export const TRIAL_BATCH = 64;
  */
 export const FIRST_TRIAL_BATCH = 32;
 
+/** Batches whose folders are asked of the worker before this thread gets to them. */
+const GATHERED_AHEAD = 2;
+
 export interface TrialProgress {
   /** Folders looked at so far, and in all. */
   done: number;
@@ -105,7 +108,14 @@ export async function readTrials(
   for (let i = 0, n = FIRST_TRIAL_BATCH; i < names.length; i += n, n = Math.min(2 * n, TRIAL_BATCH)) batches.push(names.slice(i, i + n));
   const out: TrialRead[] = [];
   const slice = new TimeSlice();
-  let pending = batches.length ? gatherTrialFolders(fs, jobDir, batches[0]) : undefined;
+  // Stage 1 of the next GATHERED_AHEAD batches is asked before this thread needs it.
+  const gathered: (Promise<TrialFiles[]> | undefined)[] = [];
+  const ask = (k: number) => {
+    if (k >= batches.length) return;
+    gathered[k] = gatherTrialFolders(fs, jobDir, batches[k]);
+    gathered[k]!.catch(() => undefined); // awaited in its turn: not unhandled meanwhile
+  };
+  for (let k = 0; k < GATHERED_AHEAD; k++) ask(k);
   let done = 0;
   let prev: BatchRead | undefined;
   const build = async (b: BatchRead) => {
@@ -114,8 +124,9 @@ export async function readTrials(
     onProgress?.({ done, total: names.length, trials: out });
   };
   for (let b = 0; b < batches.length; b++) {
-    const folders = await pending!;
-    pending = b + 1 < batches.length ? gatherTrialFolders(fs, jobDir, batches[b + 1]) : undefined;
+    const folders = await gathered[b]!;
+    gathered[b] = undefined;
+    ask(b + GATHERED_AHEAD);
     const read = await readBatch(fs, folders, jobFinished, slice);
     if (prev) await build(prev);
     prev = read;
