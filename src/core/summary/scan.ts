@@ -28,20 +28,6 @@ function fail(i: number): never {
   throw new ScanError(i);
 }
 
-/** Index just after the closing quote of the string starting at `i` (buf[i] is the opening quote), before `end`. */
-function skipString(buf: Uint8Array, i: number, end: number): number {
-  let j = i + 1;
-  for (;;) {
-    const q = buf.indexOf(QUOTE, j);
-    if (q < 0 || q >= end) fail(end);
-    // An odd number of backslashes before the quote escapes it.
-    let k = q - 1;
-    while (k > i && buf[k] === BSLASH) k--;
-    if ((q - 1 - k) % 2 === 0) return q + 1;
-    j = q + 1;
-  }
-}
-
 let fast: FastSkip | undefined;
 
 /**
@@ -57,15 +43,34 @@ export function fastSkip(): FastSkip | undefined {
   return fast;
 }
 
-/** Index just after the value starting at `i`. */
-function skipValue(buf: Uint8Array, i: number, end: number): number {
-  const b = buf[i];
-  if (fast !== undefined && buf === fast.bytes && (b === QUOTE || b === LBRACE || b === LBRACK)) {
-    const r = b === QUOTE ? fast.str(i, end) : fast.box(i, end);
+/** Index just after the closing quote of the string starting at `i` (buf[i] is the opening quote), before `end`. */
+function skipString(buf: Uint8Array, i: number, end: number): number {
+  if (fast !== undefined && buf === fast.bytes) {
+    const r = fast.str(i, end);
     if (r < 0) fail(-1 - r);
     return r;
   }
+  let j = i + 1;
+  for (;;) {
+    const q = buf.indexOf(QUOTE, j);
+    if (q < 0 || q >= end) fail(end);
+    // An odd number of backslashes before the quote escapes it.
+    let k = q - 1;
+    while (k > i && buf[k] === BSLASH) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
+    j = q + 1;
+  }
+}
+
+/** Index just after the value starting at `i`. */
+function skipValue(buf: Uint8Array, i: number, end: number): number {
+  const b = buf[i];
   if (b === QUOTE) return skipString(buf, i, end);
+  if (fast !== undefined && buf === fast.bytes && (b === LBRACE || b === LBRACK)) {
+    const r = fast.box(i, end);
+    if (r < 0) fail(-1 - r);
+    return r;
+  }
   if (b === LBRACE || b === LBRACK) {
     let depth = 0;
     let j = i;
