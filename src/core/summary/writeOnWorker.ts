@@ -114,29 +114,7 @@ export interface OnWorkerOptions {
   showRun?: boolean;
   /** The worker bundle (default: writerWorkerFile()). */
   workerFile?: string;
-  /**
-   * A writer worker started before the run was known (startWriterWorker: its bundle loads while the user picks the
-   * run), taken over by this write.
-   */
-  worker?: Worker;
 }
-
-/**
- * A writer worker started ahead of its job (its bundle is loaded meanwhile): hand it to writeRunSummaryOnWorker, or
- * terminate it. Undefined when there is no worker bundle.
- */
-export function startWriterWorker(file = writerWorkerFile()): Worker | undefined {
-  if (!file) return undefined;
-  const w = new Worker(file);
-  running++;
-  // (An error before the write listens is not thrown at this thread; an exit before then is remembered for it.)
-  w.on('error', () => undefined);
-  w.once('exit', (code) => { running--; exitedEarly.set(w, code); });
-  return w;
-}
-
-/** Exit codes of writer workers that have exited (one that exits before its write listens fails that write). */
-const exitedEarly = new WeakMap<Worker, number>();
 
 export interface WorkerWrite {
   facts: WrittenFacts;
@@ -152,9 +130,12 @@ export interface WorkerWrite {
  * instead). A worker that fails or exits before answering is an error result, never a throw.
  */
 export async function writeRunSummaryOnWorker(rollouts: string, opts: OnWorkerOptions = {}): Promise<WorkerWrite | undefined> {
-  const w = opts.worker ?? startWriterWorker(opts.workerFile);
-  if (!w) return undefined;
+  const file = opts.workerFile ?? writerWorkerFile();
+  if (!file) return undefined;
   const job: WriterJob = { rollouts, ...(opts.maxFileBytes !== undefined ? { maxFileBytes: opts.maxFileBytes } : {}), ...(opts.showRun ? { showRun: true } : {}) };
+  const w = new Worker(file);
+  running++;
+  w.once('exit', () => { running--; });
   let ended = false;
   const end = () => { if (!ended) { ended = true; opts.signal?.removeEventListener('abort', onAbort); void w.terminate(); } };
   const onAbort = () => { if (!ended) w.postMessage({ kind: 'abort' } satisfies WriterAsk); };
@@ -191,7 +172,6 @@ export async function writeRunSummaryOnWorker(rollouts: string, opts: OnWorkerOp
   });
   w.on('error', (e) => fail(`the summary writer failed: ${e.message}`));
   w.on('exit', (code) => { if (!ended) fail(`the summary writer stopped (exit code ${code}) before it answered`); });
-  if (exitedEarly.has(w)) fail(`the summary writer stopped (exit code ${exitedEarly.get(w)}) before it answered`);
   w.postMessage(job); // first: the worker takes its first message as the job
   if (opts.signal?.aborted) onAbort();
   else opts.signal?.addEventListener('abort', onAbort, { once: true });

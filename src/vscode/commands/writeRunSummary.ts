@@ -7,8 +7,7 @@ import type { Run } from '../../core/model';
 import { countRun } from '../../core/model';
 import { isRolloutsFile, isRunSummaryPath, runSummaryPathFor, writeRunSummary, type WriteResult } from '../../core/summary';
 import { runFromWrittenSummary } from '../../core/readers/runSummary';
-import { factsOf, startWriterWorker, writeRunSummaryOnWorker, type WrittenFacts } from '../../core/summary/writeOnWorker';
-import type { Worker } from 'node:worker_threads';
+import { factsOf, writeRunSummaryOnWorker, type WrittenFacts } from '../../core/summary/writeOnWorker';
 import { showError } from '../log';
 import { isTreeNode } from '../treeProvider';
 import type { HostContext } from '../hostContext';
@@ -113,24 +112,19 @@ export async function writeRunSummaryCommand(ctx: HostContext, arg?: unknown): P
     if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
     return undefined;
   }
-  // The writer's worker thread starts now, where the files are Node's: its bundle loads while the user picks the run.
-  let warm = ctx.fs.nodeLocal ? startWriterWorker() : undefined;
   const rollouts = rolloutsOfArg(ctx, arg) ?? (arg === undefined || arg === null ? await pickRollouts(ctx) : undefined);
-  if (!rollouts) { void warm?.terminate(); return undefined; }
+  if (!rollouts) return undefined;
   const target = runSummaryPathFor(rollouts);
   ctx.log.info(`writing ${target}`);
   const started = Date.now();
-  const worker = () => { const w = warm; warm = undefined; return w; };
   // The longest the extension host's event loop was held, from the pick to the run shown (logged with the times: a
   // benchmark reads them).
-  const { value, blockedMs } = await withLongestBlock(() => writeAndShow(ctx, rollouts, target, started, worker).finally(() => { void warm?.terminate(); }));
+  const { value, blockedMs } = await withLongestBlock(() => writeAndShow(ctx, rollouts, target, started));
   ctx.log.info(`Write Run Summary of ${rollouts}: ${Date.now() - started} ms in all, longest event-loop block ${blockedMs.toFixed(0)} ms`);
   return value;
 }
 
-async function writeAndShow(ctx: HostContext, rollouts: string, target: string, started: number,
-  /** The writer worker started ahead (taken once), if any. */
-  worker: () => Worker | undefined): Promise<WriteOutcome> {
+async function writeAndShow(ctx: HostContext, rollouts: string, target: string, started: number): Promise<WriteOutcome> {
   const { value: { facts, result, fromWorker }, blockedMs: writeBlockMs } = await withLongestBlock(async () => vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Writing ${basename(target)}`, cancellable: true },
     async (progress, token): Promise<{ facts: WrittenFacts; result?: WriteResult; fromWorker?: () => Promise<Run | undefined> }> => {
@@ -145,7 +139,7 @@ async function writeAndShow(ctx: HostContext, rollouts: string, target: string, 
         // On a worker thread where the files are Node's (the extension host's thread then only relays progress);
         // else here, keeping the bytes the written run is shown from (runOfWritten).
         const onWorker = ctx.fs.nodeLocal
-          ? await writeRunSummaryOnWorker(rollouts, { signal: ac.signal, onProgress, maxFileBytes: ctx.fs.maxFileBytes, showRun: true, worker: worker() })
+          ? await writeRunSummaryOnWorker(rollouts, { signal: ac.signal, onProgress, maxFileBytes: ctx.fs.maxFileBytes, showRun: true })
           : undefined;
         if (onWorker) return { facts: onWorker.facts, fromWorker: onWorker.run };
         const written = await writeRunSummary(ctx.fs, rollouts, { signal: ac.signal, keepBytes: true, onProgress });

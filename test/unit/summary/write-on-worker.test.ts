@@ -10,7 +10,7 @@ import { countRun } from '../../../src/core/model';
 import { runFromWrittenSummary } from '../../../src/core/readers/runSummary';
 import { writeRunSummary } from '../../../src/core/summary';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
-import { factsOf, serveWrite, startWriterWorker, writeRunSummaryOnWorker, writerWorkerFile, writerWorkersRunning, type WriterAsk, type WriterJob, type WriterMsg } from '../../../src/core/summary/writeOnWorker';
+import { factsOf, serveWrite, writeRunSummaryOnWorker, writerWorkerFile, writerWorkersRunning, type WriterAsk, type WriterJob, type WriterMsg } from '../../../src/core/summary/writeOnWorker';
 import { buildRun, padRolloutsTo, type MiniRepeat, type MiniTask } from './builders';
 import { nodeFs, posix, tmpDir } from './helpers';
 import { assertSlicedBySize } from '../../support/slices';
@@ -254,35 +254,6 @@ test('serveWrite and writeRunSummaryOnWorker: the file limit given is the one th
   // And the caller passes it on to the worker.
   assert.deepEqual((await writeRunSummaryOnWorker(rollouts, { maxFileBytes }))?.facts, factsOf(limited));
   assert.deepEqual((await writeRunSummaryOnWorker(rollouts))?.facts, unlimited);
-});
-
-test('a writer worker started ahead (while the run is picked): the same write and run; one that died meanwhile is an error result, not a hang; one not used ends', async () => {
-  const dir = tmpDir('on-worker-ahead');
-  const rollouts = posix(buildRun(dir, { tasks: TASKS }));
-  const fresh = (await writeRunSummaryOnWorker(rollouts, { showRun: true }))!;
-  const freshRun = await fresh.run();
-  const summary = fs.readFileSync(rollouts.replace(/\.jsonl$/, '_run_summary.json'));
-  const warm = startWriterWorker();
-  assert.ok(warm);
-  await new Promise((r) => setTimeout(r, 200)); // its bundle loaded, waiting for its job
-  const ahead = (await writeRunSummaryOnWorker(rollouts, { showRun: true, worker: warm }))!;
-  assert.deepEqual(ahead.facts, fresh.facts);
-  assert.deepEqual(await ahead.run(), freshRun);
-  assert.deepEqual(fs.readFileSync(rollouts.replace(/\.jsonl$/, '_run_summary.json')), summary);
-  await noWorkerLeft('a worker started ahead, used');
-  // Died before its job came (its script threw, or it exited): the write fails at once, naming the exit.
-  for (const [name, text, code] of [['throws-ahead.js', 'throw new Error("gone");\n', 1], ['exits-ahead.js', 'process.exit(5);\n', 5]] as const) {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, text);
-    const dead = startWriterWorker(file)!;
-    await new Promise<void>((r) => dead.once('exit', () => r()));
-    const w = (await writeRunSummaryOnWorker(rollouts, { showRun: true, worker: dead }))!;
-    assert.equal(w.facts.error, `the summary writer stopped (exit code ${code}) before it answered`);
-    assert.equal(await w.run(), undefined);
-  }
-  // Started and not used (the pick was dismissed): terminated, nothing left.
-  await startWriterWorker()!.terminate();
-  await noWorkerLeft('a worker started ahead, not used');
 });
 
 test('writeRunSummaryOnWorker: cancelled while it writes, it stops with "cancelled" and sends no run', async () => {
