@@ -25,6 +25,19 @@ function within<T>(p: Promise<T>, what: string): Promise<T> {
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
+/** A generated run of `tasks` tasks × 2 repeats and its written summary, in a temp folder removed after `body`. */
+async function withWrittenRun(tasks: number,
+  body: (w: { root: string; nfs: NodeFs; written: Awaited<ReturnType<typeof writeRunSummary>> }) => Promise<void>): Promise<void> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
+  try {
+    const nfs = new NodeFs();
+    const gen = await generateNemoRun(`${root}/run`, nemoLarge(tasks, 2, 0));
+    await body({ root, nfs, written: await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {}) });
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
 test('a summary read on the worker thread gives the run read on this thread (problems placed at the same lines)', async () => {
   assert.ok(summaryDocWorkerFile(), 'out/summaryDocWorker.js is built');
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
@@ -61,26 +74,16 @@ test('a summary read on the worker thread gives the run read on this thread (pro
 });
 
 test('a summary of many tasks comes back whole, in order, across several slices', async () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
-  try {
-    const nfs = new NodeFs();
-    const gen = await generateNemoRun(`${root}/run`, nemoLarge(700, 2, 0));
-    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+  await withWrittenRun(700, async ({ nfs, written }) => {
     const here = await readRunSummary(nfs, written.path, Infinity);
     const there = await readRunSummary(nfs, written.path, 0);
     assert.equal(there.tasks.length, 700);
     assert.equal(JSON.stringify(there), JSON.stringify(here));
-  } finally {
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test('problems are placed by reading the file again, only while it is the text that was parsed; the worker has ended by then', async () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
-  try {
-    const nfs = new NodeFs();
-    const gen = await generateNemoRun(`${root}/run`, nemoLarge(450, 2, 0));
-    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+  await withWrittenRun(450, async ({ nfs, written }) => {
     const text = fs.readFileSync(written.path, 'utf8');
     const paths: (string | number)[][] = [['tasks', 449, 'repeats', 1, 'reward'], ['files'], ['tasks', 0]];
     const here = await readJsonDocument(nfs, written.path, 'run summary');
@@ -113,17 +116,11 @@ test('problems are placed by reading the file again, only while it is the text t
     const changed = paths.map(problem);
     await placeDeferred(again.doc, changed);
     assert.deepEqual(changed.map((p) => p.line), [undefined, undefined, undefined]);
-  } finally {
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a summary worker that fails, throws as it starts or exits without answering: the document is read on this thread, the same', async () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
-  try {
-    const nfs = new NodeFs();
-    const gen = await generateNemoRun(`${root}/run`, nemoLarge(20, 2, 0));
-    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+  await withWrittenRun(20, async ({ root, nfs, written }) => {
     const here = await readSummaryDocument(nfs, written.path, Infinity);
     assert.equal(here.validated, false);
     // `failed` and `odd` keep listening, as a worker that failed midway does: it runs until it is ended.
@@ -143,9 +140,7 @@ test('a summary worker that fails, throws as it starts or exits without answerin
     }
     for (let i = 0; i < 100 && summaryWorkersRunning() > 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(summaryWorkersRunning(), 0, 'no failed worker is left running');
-  } finally {
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a placing worker that fails, throws as it starts, exits without answering, answers oddly or cannot start: the problems are placed on this thread, at the same lines', async () => {
@@ -192,11 +187,7 @@ test('a placing worker that fails, throws as it starts, exits without answering,
 });
 
 test('from the worker the document comes with its head, the tasks as they are sent; a worker that stops midway: the rest read on this thread', async () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
-  try {
-    const nfs = new NodeFs();
-    const gen = await generateNemoRun(`${root}/run`, nemoLarge(6, 2, 0));
-    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+  await withWrittenRun(6, async ({ root, nfs, written }) => {
     const doc = JSON.parse(fs.readFileSync(written.path, 'utf8')) as Obj;
     const tasks = doc.tasks as Obj[];
     ((tasks[4].repeats as Obj[])[1]).reward = '1'; // a schema issue in a task the worker never sends
@@ -231,17 +222,11 @@ parentPort.on('message', (m) => {
     assert.deepEqual(await opened.doc.placeLater!(paths), paths.map((p) => locate(here.doc, p)));
     for (let i = 0; i < 100 && summaryWorkersRunning() > 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(summaryWorkersRunning(), 0);
-  } finally {
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a reader of the feed: every task, and the schema\'s problems, as one read on this thread', async () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hr-summarydoc-')).split(path.sep).join('/');
-  try {
-    const nfs = new NodeFs();
-    const gen = await generateNemoRun(`${root}/run`, nemoLarge(300, 2, 0));
-    const written = await writeRunSummary(nfs, gen.rolloutsPath.split(path.sep).join('/'), {});
+  await withWrittenRun(300, async ({ nfs, written }) => {
     const doc = JSON.parse(fs.readFileSync(written.path, 'utf8')) as Obj;
     ((doc.tasks as Obj[])[250].repeats as Obj[])[0].reward = '1';
     fs.writeFileSync(written.path, JSON.stringify(doc, null, 2));
@@ -257,7 +242,5 @@ test('a reader of the feed: every task, and the schema\'s problems, as one read 
     const schema = await LARGE_DOCS['nemo-summary'].schemaProblems(here.doc);
     assert.equal(schema.length, 1);
     assert.deepEqual(await opened.feed.late(), schema, 'placed in the text read again');
-  } finally {
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
