@@ -1,11 +1,11 @@
 // The rows of a large rollouts or failures file picked on worker threads (rowWorker.ts, bundled as
 // out/summaryRowWorker.js). A file of this machine the workers read themselves (parallelFileRows.ts). Otherwise (a
-// port whose files only this thread can read) this thread reads the file in chunks, hands each chunk's whole lines to the next free
-// worker (the buffer is transferred, not copied, and comes back to be read into again), and applies the answers in
-// file order, with the same line numbers, problems and rows as forEachLine + pickLine on this thread would give.
-// A line split across chunks is joined here and picked by a worker too; a line over the file limit is dropped as
-// forEachLine drops it; the last line with no newline is picked here. Without the worker bundle (a backend that is
-// not Node, or a bundle without it) the caller reads on this thread.
+// port whose files only this thread can read) this thread reads the file in chunks, hands each chunk's whole lines
+// to the next free worker (the buffer is transferred, not copied, and comes back to be read into again), and
+// applies the answers in file order, with the same line numbers, problems and rows as forEachLine + pickLine on this
+// thread would give. A line split across chunks is joined here and picked by a worker too; a line over the file
+// limit is dropped as forEachLine drops it; the last line with no newline is picked here. Without the worker bundle
+// (a backend that is not Node, or a bundle without it) the caller reads on this thread.
 import { Worker } from 'node:worker_threads';
 import * as os from 'node:os';
 import { DEFAULT_MAX_FILE_BYTES, type FsPort } from '../fs/port';

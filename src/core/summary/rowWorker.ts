@@ -17,7 +17,7 @@ import type { FileAnswer, FileAsk, FileFailed, FileJob } from './parallelFileRow
 const fast = FastSkip.create();
 setFastSkip(fast);
 // The region a group is read into: the skipper's memory (scanned where it lies), or plain memory.
-const region: Region = fast ? { ensure: (n) => fast.ensure(n) } : plainRegion();
+const region: Region = fast ?? plainRegion();
 
 let credits = 0;
 let wake: (() => void) | undefined;

@@ -1,6 +1,6 @@
 // A byte-level scanner that takes only the wanted top-level keys out of one JSON object line, skipping every other
 // value (a 25 KB `response` or `ng_trajectory`) without decoding or parsing it. Strings are skipped with the native
-// `indexOf`, so a transcript costs a few memchr calls. Throws SyntaxError on a line that is not a JSON object.
+// `indexOf` (on a row worker, 16 bytes at a time by skipWasm.ts). Throws SyntaxError on a line that is not a JSON object.
 import { asBuffer, NodeBuffer } from '../bytes';
 import type { FastSkip } from './skipWasm';
 
@@ -31,7 +31,7 @@ function fail(i: number): never {
 let fast: FastSkip | undefined;
 
 /**
- * Strings and containers in `f.bytes` (the chunk a row worker copied there) are skipped by `f`, 16 bytes at a time
+ * Strings and containers in `f.bytes` (the bytes a row worker read or copied there) are skipped by `f`, 16 bytes at a time
  * (skipWasm.ts); in any other bytes, by indexOf here. The positions and failures are the same either way.
  */
 export function setFastSkip(f: FastSkip | undefined): void {

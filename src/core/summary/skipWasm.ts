@@ -5,7 +5,8 @@
 //
 // The module is assembled below from its instructions (names as in the WebAssembly text format, opcodes from the
 // core and SIMD specifications), so the source is the program: no prebuilt binary. It works only on bytes in its own
-// memory: `FastSkip.load` copies a chunk there, and scan.ts uses it when it is handed that memory's view.
+// memory (a row worker reads its groups of the file there, groupLines.ts, or `FastSkip.load` copies a handed chunk
+// there), and scan.ts uses it when it is handed that memory's view.
 //
 //   (func $str (param $i i32) (param $end i32) (result i32)   ;; $i: the opening quote
 //     ;; the index after the closing quote, or -1 - $end when the string does not close before $end
@@ -163,7 +164,7 @@ export class FastSkip {
     return this.bytes;
   }
 
-  /** The memory's view, at least `n` bytes long (grown keeping what it holds: a Region of groupLines.ts). */
+  /** The memory's view, at least `n` bytes long (grown keeping all it holds: a Region of groupLines.ts). */
   ensure(n: number): Uint8Array {
     if (n > this.bytes.length) {
       this.mem.grow(Math.ceil((n - this.bytes.length) / PAGE));

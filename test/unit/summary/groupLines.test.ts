@@ -96,7 +96,7 @@ test('groupLines: into the skipper\'s memory (strings skipped there) the same li
           setFastSkip(undefined);
           const want = byGroups(file, group, 1 << 20, plainRegion(), piece);
           setFastSkip(f);
-          assert.deepEqual(byGroups(file, group, 1 << 20, { ensure: (n) => f.ensure(n) }, piece), want, `seed ${seed} group ${group} piece ${piece}`);
+          assert.deepEqual(byGroups(file, group, 1 << 20, f, piece), want, `seed ${seed} group ${group} piece ${piece}`);
         }
       }
     }
