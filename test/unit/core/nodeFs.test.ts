@@ -306,6 +306,25 @@ test('a DirLister read of bytes that are not UTF-8 says the first line holding t
   }
 });
 
+test('a DirLister read is the whole file at every size about its first buffer, and a file whose size says 0 (a /proc file) is read whole', async () => {
+  const { DirLister } = await import('../../../src/core/fs/dirLister');
+  const sizes = [0, 1, 65535, 65536, 65537, 131071, 131072, 131073, 300001];
+  for (const n of sizes) fs.writeFileSync(`${dir}/size-${n}.txt`, Buffer.alloc(n, 0x61 + (n % 26)));
+  const lister = new DirLister();
+  try {
+    const got = await lister.gather([], sizes.map((n) => ({ path: `${dir}/size-${n}.txt`, maxBytes: 1 << 20 })));
+    assert.deepEqual(got.reads.map((r) => r.text?.length), sizes);
+    sizes.forEach((n, i) => assert.equal(got.reads[i].text, fs.readFileSync(`${dir}/size-${n}.txt`, 'utf8')));
+    if (fs.existsSync('/proc/self/status') && fs.statSync('/proc/self/status').size === 0) {
+      const proc = (await lister.gather([], [{ path: '/proc/self/status', maxBytes: 1 << 20 }])).reads[0].text ?? '';
+      assert.match(proc, /^Name:/);
+      assert.match(proc, /\nVmRSS:|\nThreads:/, 'read past its first read');
+    }
+  } finally {
+    await lister.dispose();
+  }
+});
+
 test('temp files of atomic writes are recognised by their whole name, with or without a folder', async () => {
   const { isAtomicTempPath } = await import('../../../src/core/fs/port');
   assert.equal(isAtomicTempPath('.x.json.12.ab.tmp'), true);
