@@ -79,6 +79,8 @@ export async function realPathOf(fs: FsPort, p: string): Promise<string | undefi
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', '.mypy_cache', '.pytest_cache', '.tox']);
 const TRIAL_PARTS = new Set(['agent', 'verifier', 'artifacts', 'steps', 'user-agent']);
+/** The names inspectFolder tells a run's folder by (the NeMo Gym names are matched against every file). */
+const MARK_NAMES = new Set(['summary.json', 'run.json', 'config.json', 'result.json', 'agent', 'verifier']);
 
 const kindOf: Record<RunVariant, SourceKind> = {
   summary: 'nemo-gym', rollouts: 'nemo-gym', job: 'harbor-job', dataset: 'viewer-data', training: 'viewer-data',
@@ -110,9 +112,12 @@ interface Found {
 }
 
 async function inspectFolder(fs: FsPort, dir: string, entries: [string, EntryType][], projectOk: (p: string) => Promise<boolean>): Promise<Found> {
-  const files = new Set<string>();
-  const dirs = new Set<string>();
-  for (const [name, type] of entries) (type === 'dir' ? dirs : files).add(name);
+  // The few names the kinds are told by, found in one pass: a job folder of 10,000 trials is told without a set of
+  // its 10,000 names (the sets are made below, for NeMo Gym's names, only when it is not a job or a dataset).
+  const marks = new Map<string, EntryType>();
+  for (const [name, type] of entries) if (MARK_NAMES.has(name)) marks.set(name, type);
+  const isFile = (n: string) => marks.has(n) && marks.get(n) !== 'dir';
+  const isDir = (n: string) => marks.get(n) === 'dir';
   const runs: RunCandidate[] = [];
   const skip = new Set<string>();
   const parent = path.posix.dirname(dir);
@@ -122,8 +127,8 @@ async function inspectFolder(fs: FsPort, dir: string, entries: [string, EntryTyp
 
   // Viewer data: projects/<p>/datasets/<d>/summary.json and projects/<p>/runs/<r>/run.json.
   if (projectsName === 'projects' && (parentName === 'datasets' || parentName === 'runs')) {
-    const isDataset = parentName === 'datasets' && files.has('summary.json');
-    const isTraining = parentName === 'runs' && files.has('run.json');
+    const isDataset = parentName === 'datasets' && isFile('summary.json');
+    const isTraining = parentName === 'runs' && isFile('run.json');
     if ((isDataset || isTraining) && (await projectOk(grand))) {
       runs.push(isDataset ? candidate('dataset', `${dir}/summary.json`, dir) : candidate('training', `${dir}/run.json`, dir));
       return { runs, skip, stop: true };
@@ -131,12 +136,15 @@ async function inspectFolder(fs: FsPort, dir: string, entries: [string, EntryTyp
   }
 
   // Harbor: a job folder holds its trials; nothing below it is another run.
-  if ((files.has('config.json') || files.has('result.json')) && (await isHarborJobDir(fs, dir, entries))) {
+  if ((isFile('config.json') || isFile('result.json')) && (await isHarborJobDir(fs, dir, entries))) {
     return { runs: [candidate('job', dir, dir)], skip, stop: true };
   }
-  if ((files.has('result.json') || files.has('config.json')) && (dirs.has('agent') || dirs.has('verifier'))) {
+  if ((isFile('result.json') || isFile('config.json')) && (isDir('agent') || isDir('verifier'))) {
     for (const d of TRIAL_PARTS) skip.add(d); // a trial folder: its logs hold no runs
   }
+
+  const files = new Set<string>();
+  for (const [name, type] of entries) if (type !== 'dir') files.add(name);
 
   // NeMo Gym: summaries, and rollouts files that have none yet.
   const named = new Set<string>();

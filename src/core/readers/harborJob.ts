@@ -31,8 +31,10 @@ async function isTrialDir(fs: FsPort, dir: string): Promise<boolean> {
  */
 export async function isHarborJobDir(fs: FsPort, dir: string, listed?: readonly [string, EntryType][]): Promise<boolean> {
   const root = trimDir(dir);
-  const entries = listed ? new Map(listed) : await listDir(fs, root);
-  if (entries.get('config.json') !== 'file' && entries.get('result.json') !== 'file') return false;
+  const entries: Iterable<readonly [string, EntryType]> = listed ?? await listDir(fs, root);
+  let marked = false; // config.json or result.json a file here (a scan: no map of a big job's 10,000 names)
+  for (const [name, type] of entries) if (type === 'file' && (name === 'config.json' || name === 'result.json')) { marked = true; break; }
+  if (!marked) return false;
   for (const [name, type] of entries) {
     if (type !== 'dir' || name.startsWith('.')) continue;
     if (await isTrialDir(fs, joinPath(root, name))) return true;
