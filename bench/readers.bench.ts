@@ -202,10 +202,9 @@ async function main(): Promise<void> {
     const floors: number[] = [];
     const clis: { ms: number; rssMb: number }[] = [];
     const cores: { ms: number; attempts: number; bytesPerAttempt: number; blockMs: number }[] = [];
-    // Untimed, both: every file the floor reads and every file inspect reads in the page cache for every measure.
-    // The machine's kernel pages out file pages left unread for about a minute, and inspect reads more of each trial
-    // than the floor does (config.json, manifest.json, reward files, ctrf.json): warmed by the floor alone, those
-    // were read from disk in the first timed inspect (harbor-10k: 4.1 s against 2.5 s warm, the same build).
+    // Untimed, both: every file the floor reads and every file inspect reads in the page cache for every measure
+    // (other processes evict them). inspect reads more of each trial than the floor does (config.json, manifest.json,
+    // reward files, ctrf.json): warmed by the floor alone, the first timed inspect could read those from disk.
     s.floor();
     cli(s.dir);
     for (let i = 0; i < ROUNDS; i++) {
