@@ -5,6 +5,7 @@ import * as nodePath from 'node:path';
 import { parseArgs, UsageError } from '../args';
 import { NodeFs } from '../../core/fs/nodeFs';
 import { loadTrajectory, renderTrajectoryText, trajectoryDocument } from '../../core/trajectory';
+import { safeJson, safeLine } from '../../core/terminalText';
 
 const USAGE = 'usage: harbor-runs trajectory <trajectory.json> [--json]\n';
 
@@ -23,9 +24,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   const file = nodePath.resolve(args.positionals[0]).split(nodePath.sep).join('/');
   const view = await loadTrajectory(new NodeFs(), file);
-  if (args.flags.has('json')) process.stdout.write(`${JSON.stringify(trajectoryDocument(view), null, 2)}\n`);
+  // What the trajectory supplied reaches the terminal escaped, as inspect's (docs/untrusted-runs.md#terminal-output).
+  if (args.flags.has('json')) process.stdout.write(`${safeJson(JSON.stringify(trajectoryDocument(view), null, 2))}\n`);
   else process.stdout.write(renderTrajectoryText(view));
-  if (view.unreadable) { process.stderr.write(`harbor-runs trajectory: cannot read ${args.positionals[0]}: ${view.unreadable}\n`); return 1; }
-  if (view.notAtif) { process.stderr.write(`harbor-runs trajectory: ${args.positionals[0]} is not ATIF (${view.notAtif.looksLike})\n`); return 1; }
+  const named = args.positionals[0];
+  if (view.unreadable) { process.stderr.write(`harbor-runs trajectory: ${safeLine(`cannot read ${named}: ${view.unreadable}`)}\n`); return 1; }
+  if (view.notAtif) { process.stderr.write(`harbor-runs trajectory: ${safeLine(`${named} is not ATIF (${view.notAtif.looksLike})`)}\n`); return 1; }
   return 0;
 }

@@ -1,6 +1,7 @@
 // What `harbor-runs trajectory <file> --json` prints (docs/trajectory-json.md) and its text form: the same view
 // model the viewer shows, as a plain JSON document.
 import type { Totals, TrajectoryView } from './types';
+import { safeLine } from '../terminalText';
 
 export interface SubagentDoc {
   kind: string;
@@ -99,5 +100,7 @@ export function renderTrajectoryText(v: TrajectoryView): string {
     out.push('', `  problems (${v.problems.length}):`);
     for (const p of v.problems) out.push(`    ${p.severity} ${p.file}#${p.pointer}: ${p.message}`);
   }
-  return `${out.join('\n')}\n`;
+  // Each entry is one line by construction; what the trajectory supplied (names, messages, paths) cannot act on the
+  // terminal (control and bidi characters shown as escapes, docs/untrusted-runs.md#terminal-output).
+  return `${out.map(safeLine).join('\n')}\n`;
 }

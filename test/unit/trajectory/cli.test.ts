@@ -70,3 +70,27 @@ test('exit 1 when unreadable or not ATIF (saying what it looks like), 2 on usage
     fs.rmSync(d, { recursive: true, force: true });
   }
 });
+
+test('control and bidi characters of a trajectory reach the terminal escaped: --json, the text and stderr', () => {
+  const evil = '\u001b]0;pwn\u0007\u202e\u0085';
+  const d = folder({
+    [`t${'\u001b[2J'}.json`]: '{nope',
+    'trajectory.json': { schema_version: 'ATIF-v1.7', agent: { name: evil, version: '1' }, steps: [{ step_id: 1, source: 'agent', message: evil }] },
+  });
+  const unsafe = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+  try {
+    const json = run(path.join(d, 'trajectory.json'), '--json');
+    assert.equal(json.status, 0, json.stderr);
+    assert.doesNotMatch(json.stdout, unsafe);
+    assert.equal(JSON.parse(json.stdout).agent.name, evil, 'the JSON means the same');
+    const text = run(path.join(d, 'trajectory.json'));
+    assert.doesNotMatch(text.stdout, unsafe);
+    assert.match(text.stdout, /agent \\x1b\]0;pwn\\x07\\u202e\\x85 1/);
+    const bad = run(path.join(d, 't\u001b[2J.json'));
+    assert.equal(bad.status, 1);
+    assert.doesNotMatch(bad.stderr, unsafe);
+    assert.match(bad.stderr, /t\\x1b\[2J\.json/);
+  } finally {
+    fs.rmSync(d, { recursive: true, force: true });
+  }
+});

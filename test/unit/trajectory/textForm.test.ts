@@ -101,3 +101,20 @@ test('durations as people read them', () => {
   assert.deepEqual([null, Number.NaN, -1, 0, 999.4, 999.6, 1000, 59_949, 60_000, 61_999, 3_599_999, 3_600_000, 7_265_000].map(formatDuration),
     ['—', '—', '—', '0ms', '999ms', '1000ms', '1.0s', '59.9s', '1m 00s', '1m 01s', '59m 59s', '1h 00m', '2h 01m']);
 });
+
+test('trajectory text: control and bidi characters from the trajectory are shown escaped, never sent to the terminal', () => {
+  const text = renderTrajectoryText(view({
+    file: '/t/evil\u001b]0;title\u0007.json',
+    agent: { name: '\u001b[31mred', version: '1\r\n', model: 'm\u202e', toolDefinitions: 0 },
+    steps: [step(0, { summary: '\u001b[2Jclear\u009b' })],
+    subagents: [{ kind: 'path', ref: 'sub\u2066.json', path: null, step: 0, unresolved: 'gone\u0000', agent: null, steps: 0, totals: totals(null, null, null, null), view: null }],
+    problems: [{ file: '/t/x.json', pointer: '/steps/0', severity: 'warning', message: 'bad \u001b[1m' }],
+  }));
+  assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  const lines = text.split('\n');
+  assert.equal(lines[0], '/t/evil\\x1b]0;title\\x07.json');
+  assert.equal(lines[1], '  agent \\x1b[31mred 1\\x0d\\x0a · m\\u202e');
+  assert.ok(lines.includes('  subagent (path) sub\\u2066.json — gone\\x00'));
+  assert.ok(lines.includes('  #   1 agent         —  \\x1b[2Jclear\\x9b'));
+  assert.ok(lines.includes('    warning /t/x.json#/steps/0: bad \\x1b[1m'));
+});
