@@ -14,6 +14,7 @@ import { addTotals, disagreements, emptyTotals, stepTotals } from './recount';
 import { keptParsed, keptStreamed, openBytes, type KeptDoc, type TrajectoryFs } from './read';
 import { streamObject, type Span } from './scan';
 import { resolveSubagents, type Embedded, type SubagentRef } from './subagents';
+import { isInside } from '../containment';
 
 export type { TrajectoryFs } from './read';
 export type { KeptDoc } from './read';
@@ -46,7 +47,23 @@ const FIRST_PAGE_MS = 150;
 /** The longest stretch of synchronous work between two turns of the event loop (queries are answered meanwhile). */
 const SLICE_MS = 12;
 
-export interface Budget { files: number; limits: LoadLimits; visiting: Set<string>; keep?: Map<string, KeptDoc> }
+/** `root`: the folder of the trajectory opened; its continuations and subagent files are read only from inside it. */
+export interface Budget { files: number; limits: LoadLimits; visiting: Set<string>; keep?: Map<string, KeptDoc>; root: string }
+
+/**
+ * Why `file` (a continuation or a subagent file the trajectory names) is not read, or null: it must lie inside the
+ * opened trajectory's folder, by its text (`../x.json`, an absolute path elsewhere) and, where the file system resolves
+ * links, by its real path (a `trajectory.cont-1.json -> /elsewhere` link), as the trajectory's media must
+ * (docs/untrusted-runs.md#media-in-trajectories). Nothing of a refused file is read or quoted.
+ */
+async function refusedOutside(fs: TrajectoryFs, budget: Budget, file: string): Promise<string | null> {
+  const why = `outside the trajectory's folder ${budget.root}: not read`;
+  if (!isInside(budget.root, file)) return `${file} is ${why}`;
+  if (!fs.realpath) return null;
+  const [realRoot, real] = await Promise.all([fs.realpath(budget.root).catch(() => undefined), fs.realpath(file).catch(() => undefined)]);
+  if (real !== undefined && !isInside(realRoot ?? budget.root, real)) return `${file} is a link to ${real}, ${why}`;
+  return null;
+}
 
 type Read = { ok: true; doc: unknown } | { ok: false; message: string };
 
@@ -88,7 +105,7 @@ function emptyView(file: string, ptr: string): TrajectoryView {
  * `onProgress` sees the view while the trajectory's own steps are read.
  */
 export async function loadTrajectory(fs: TrajectoryFs, file: string, limits: Partial<LoadLimits> = {}, keep?: Map<string, KeptDoc>, onProgress?: OnProgress): Promise<TrajectoryView> {
-  const budget: Budget = { files: 0, limits: { ...DEFAULT_LIMITS, ...limits }, visiting: new Set(), keep };
+  const budget: Budget = { files: 0, limits: { ...DEFAULT_LIMITS, ...limits }, visiting: new Set(), keep, root: path.posix.dirname(file) };
   const taskLevel = isTaskLevel(fs, file);
   const view = emptyView(file, '');
   view.taskLevel = await taskLevel;
@@ -98,6 +115,8 @@ export async function loadTrajectory(fs: TrajectoryFs, file: string, limits: Par
 }
 
 async function loadFile(fs: TrajectoryFs, file: string, budget: Budget, depth: number): Promise<TrajectoryView> {
+  const refused = await refusedOutside(fs, budget, file);
+  if (refused) return unreadable(emptyView(file, ''), refused);
   const r = await readJson(fs, file, budget);
   if (!r.ok) return unreadable(emptyView(file, ''), r.message);
   return buildView(fs, r.doc, file, '', budget, depth);
@@ -315,6 +334,8 @@ async function finishView(fs: TrajectoryFs, tl: Timeline, root: Obj, ptr: string
     const next = path.posix.resolve(path.posix.dirname(lastFile), ref);
     if (chain.has(next)) { view.problems.push({ file: lastFile, pointer: at, severity: 'error', message: `continued_trajectory_ref ${JSON.stringify(ref)} loops back to a file already on the timeline` }); break; }
     chain.add(next);
+    const refused = await refusedOutside(fs, budget, next);
+    if (refused) { view.problems.push({ file: lastFile, pointer: at, severity: 'error', message: `continuation ${JSON.stringify(ref)}: ${refused}` }); break; }
     const r = await readJson(fs, next, budget);
     if (!r.ok) { view.problems.push({ file: lastFile, pointer: at, severity: 'error', message: `continuation ${JSON.stringify(ref)}: ${r.message}` }); break; }
     if (!isObj(r.doc) || !detect(r.doc).atif) { view.problems.push({ file: next, pointer: '', severity: 'error', message: 'continuation is not an ATIF document' }); break; }

@@ -8,7 +8,7 @@ import { tooLargeDetail } from '../fs/port';
 import { atPointer } from './json';
 import type { ByteSource, Span } from './scan';
 
-export type TrajectoryFs = Pick<FsPort, 'stat' | 'readFile'> & Partial<Pick<FsPort, 'openSequential' | 'maxFileBytes'>>;
+export type TrajectoryFs = Pick<FsPort, 'stat' | 'readFile'> & Partial<Pick<FsPort, 'openSequential' | 'maxFileBytes' | 'realpath'>>;
 
 const FIRST_CHUNK = 1 << 20;
 const MAX_CHUNK = 16 << 20;
