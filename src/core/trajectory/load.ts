@@ -15,6 +15,7 @@ import { keptParsed, keptStreamed, openBytes, type KeptDoc, type TrajectoryFs } 
 import { streamObject, type Span } from './scan';
 import { resolveSubagents, type Embedded, type SubagentRef } from './subagents';
 import { isInside } from '../containment';
+import { describeWords, NON_FINITE_WHY, parseAllowingPythonFloats } from '../pythonFloats';
 
 export type { TrajectoryFs } from './read';
 export type { KeptDoc } from './read';
@@ -65,7 +66,8 @@ async function refusedOutside(fs: TrajectoryFs, budget: Budget, file: string): P
   return null;
 }
 
-type Read = { ok: true; doc: unknown } | { ok: false; message: string };
+/** `nonFinite`: the warning when Python's NaN / Infinity words were read as no value (src/core/pythonFloats.ts). */
+type Read = { ok: true; doc: unknown; nonFinite?: string } | { ok: false; message: string };
 
 /** A whole file as a parsed document (continuations, subagent files, and the fallback of a file the scan refuses). */
 async function readJson(fs: TrajectoryFs, file: string, budget: Budget): Promise<Read> {
@@ -82,9 +84,10 @@ async function readJson(fs: TrajectoryFs, file: string, budget: Budget): Promise
 
 function parseWhole(text: string, file: string, budget: Budget): Read {
   try {
-    const doc: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    const own = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const { value: doc, words } = parseAllowingPythonFloats(own);
     budget.keep?.set(file, keptParsed(doc));
-    return { ok: true, doc };
+    return words.length ? { ok: true, doc, nonFinite: `${describeWords(own, words)}: ${NON_FINITE_WHY}` } : { ok: true, doc };
   } catch (e) {
     return { ok: false, message: `not valid JSON: ${(e as Error).message}` };
   }
@@ -119,7 +122,9 @@ async function loadFile(fs: TrajectoryFs, file: string, budget: Budget, depth: n
   if (refused) return unreadable(emptyView(file, ''), refused);
   const r = await readJson(fs, file, budget);
   if (!r.ok) return unreadable(emptyView(file, ''), r.message);
-  return buildView(fs, r.doc, file, '', budget, depth);
+  const view = await buildView(fs, r.doc, file, '', budget, depth);
+  if (r.nonFinite) view.problems.unshift({ file, pointer: '', severity: 'warning', message: r.nonFinite });
+  return view;
 }
 
 function unreadable(view: TrajectoryView, message: string): TrajectoryView {
@@ -289,6 +294,7 @@ async function streamFile(fs: TrajectoryFs, view: TrajectoryView, budget: Budget
     if (!whole.ok) { unreadable(view, whole.message); return; }
     const taskLevel = view.taskLevel;
     Object.assign(view, await buildView(fs, whole.doc, file, '', budget, 0), { taskLevel });
+    if (whole.nonFinite) view.problems.unshift({ file, pointer: '', severity: 'warning', message: whole.nonFinite });
     return;
   }
   budget.keep?.set(file, keptStreamed(src, spans, top));
@@ -339,6 +345,7 @@ async function finishView(fs: TrajectoryFs, tl: Timeline, root: Obj, ptr: string
     const r = await readJson(fs, next, budget);
     if (!r.ok) { view.problems.push({ file: lastFile, pointer: at, severity: 'error', message: `continuation ${JSON.stringify(ref)}: ${r.message}` }); break; }
     if (!isObj(r.doc) || !detect(r.doc).atif) { view.problems.push({ file: next, pointer: '', severity: 'error', message: 'continuation is not an ATIF document' }); break; }
+    if (r.nonFinite) view.problems.push({ file: next, pointer: '', severity: 'warning', message: r.nonFinite });
     tl.addFile(r.doc, next, '');
     last = r.doc; lastFile = next; lastPtr = '';
     if (n === budget.limits.maxContinuations - 1 && str(own(last, 'continued_trajectory_ref'))) {
