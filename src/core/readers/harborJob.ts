@@ -78,12 +78,20 @@ async function readJobFilesEarly(fs: FsPort, jobDir: string, lockSize: number): 
   const entries = new Map<string, string>(got.lists[0] ?? []);
   const problems: Problem[] = [];
   const files: RunFile[] = [];
+  // One of the job's own files there under its name but not a regular file (a FIFO, a device link, a folder): never
+  // read, and said (docs/untrusted-runs.md), as a trial's is (harbor/evidence.ts), not taken for a job without it.
+  const notAFile = (name: string, into: Problem[]): void => {
+    const found = entries.get(name);
+    if (found === undefined || found === 'file') return;
+    const what = found === 'dir' ? 'a folder' : 'not a regular file (a FIFO, a device, a socket or a broken link)';
+    into.push({ file: joinPath(jobDir, name), severity: 'warning', code: 'not-a-file', message: `job ${name} is there but is ${what}, so it was not read` });
+  };
   const parse = <T>(i: number, key: string, schema: z.ZodType<T>, problems: Problem[]): T | null => {
     const name = names[i];
     const path = joinPath(jobDir, name);
     const present = entries.get(name) === 'file';
     files.push({ key, label: name, path: present ? path : null, present });
-    if (!present) return null;
+    if (!present) { notAFile(name, problems); return null; }
     const doc = jsonDocumentOf(path, reads[i]!, `job ${name}`, 'warning');
     problems.push(...doc.problems);
     if (!doc.ok) return null;
@@ -96,6 +104,7 @@ async function readJobFilesEarly(fs: FsPort, jobDir: string, lockSize: number): 
   // A turn between the two (harbor-10k's result.json, 0.5 MB, names every trial in its stats).
   await yieldTurn();
   const lockPresent = entries.get('lock.json') === 'file';
+  notAFile('lock.json', problems);
   files.push({ key: 'job-lock', label: 'lock.json', path: lockPresent ? joinPath(jobDir, 'lock.json') : null, present: lockPresent });
   // The result's problems come after the lock's (the order the files are listed in).
   const after: Problem[] = [];

@@ -76,3 +76,26 @@ test('Harbor trial without config.json whose result.json is a FIFO or a folder, 
   assert.deepEqual(codes(1), [['not-a-file', `trial ${job.trials[1].name}: result.json is there but is a folder, so it was not read (a trial keeps its result there)`]]);
   assert.deepEqual(codes(2), []);
 });
+
+test('the job\'s own result.json a FIFO, config.json a link to /dev/zero, lock.json a folder: not-a-file, each named, unread; the trials read', { timeout: 30_000 }, async () => {
+  const jobs = tempDir('harbor-nf-job-');
+  const job = await generateHarborJob(jobs, spec());
+  makeFifo(`${job.jobDir}/result.json`);
+  fs.rmSync(`${job.jobDir}/lock.json`, { force: true });
+  fs.mkdirSync(`${job.jobDir}/lock.json`);
+  const other = await generateHarborJob(tempDir('harbor-nf-job2-'), spec());
+  makeDeviceLink(`${other.jobDir}/config.json`);
+
+  const t0 = performance.now();
+  const run = await readHarborJob(new NodeFs(), job.jobDir);
+  const run2 = await readHarborJob(new NodeFs(), other.jobDir);
+  assert.ok(performance.now() - t0 < 20_000, 'the reads finished (a FIFO read would hang)');
+  const said = (r: typeof run, p: string) => r.problems.filter((x) => x.file === p).map((x) => [x.code, x.severity, x.message]);
+  assert.deepEqual(said(run, `${job.jobDir}/result.json`), [['not-a-file', 'warning',
+    'job result.json is there but is not a regular file (a FIFO, a device, a socket or a broken link), so it was not read']]);
+  assert.deepEqual(said(run, `${job.jobDir}/lock.json`), [['not-a-file', 'warning', 'job lock.json is there but is a folder, so it was not read']]);
+  assert.deepEqual(said(run2, `${other.jobDir}/config.json`), [['not-a-file', 'warning',
+    'job config.json is there but is not a regular file (a FIFO, a device, a socket or a broken link), so it was not read']]);
+  for (const r of [run, run2]) assert.equal(r.tasks.flatMap((t) => t.attempts).length, 5, 'every trial is read');
+  assert.equal(run2.identity.jobId !== null, true, 'the other job\'s result.json is read');
+});
