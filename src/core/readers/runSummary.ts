@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { EntryType, FsPort } from '../fs/port';
 import type { NamedReason, Problem, Run, RunFile } from '../model';
-import { buildRunSummary, cleanStaleTemps, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX, serializeSummary, UnreadableRunFile } from '../summary';
+import { buildRunSummary, cleanStaleTemps, outputPaths, rolloutsPathForSummary, runSummaryPathFor, RUN_SUMMARY_SUFFIX, serializeSummary, UnreadableRunFile } from '../summary';
 import type { RunSummaryDocument } from '../schemas/runSummary';
 import { parseJsonDocument, problemAt, type JsonDocument } from './jsonFile';
 import { resolveRel } from './nemo/repeatEvidence';
@@ -53,9 +53,22 @@ export async function readNemoRollouts(fs: FsPort, rolloutsPath: string): Promis
   }
   const text = JSON.stringify(built.document, null, 2);
   const doc: JsonDocument = { ...parseJsonDocument(rolloutsPath, text, 'run summary'), path: rolloutsPath };
+  // The builder reads only regular files: a rollouts, failures or materialized inputs file that is something else
+  // would be a run without it, unexplained (the writer refuses such a run; the reader says why it has no rows).
+  const odd: Problem[] = [];
+  for (const [key, p] of Object.entries(outputPaths(rolloutsPath))) {
+    const st = await fs.stat(p);
+    if (st && st.type !== 'file') odd.push(notAFile(p, fileLabel(key).toLowerCase(), st.type));
+  }
   return runFromSummaryDocument(fs, doc, {
-    summaryPath, anchor: rolloutsPath, virtual: true, rolloutsPath, extraProblems: built.problems as Problem[], ownWriter: true,
+    summaryPath, anchor: rolloutsPath, virtual: true, rolloutsPath, extraProblems: [...odd, ...built.problems as Problem[]], ownWriter: true,
   });
+}
+
+/** A run file there under its name but not a regular file: never read, and said, naming it (docs/untrusted-runs.md). */
+function notAFile(file: string, label: string, type: EntryType): Problem {
+  const what = type === 'dir' ? 'a folder' : 'not a regular file (a FIFO, a device or a socket)';
+  return { file, severity: 'warning', code: 'not-a-file', message: `${file} (${label}) is there but is ${what}: not read` };
 }
 
 interface SummaryContext {
@@ -194,7 +207,10 @@ async function runFilesOf(fs: FsPort, doc: JsonDocument, root: string, s: Record
       continue;
     }
     const st = await fs.stat(abs);
-    files.push({ key, label: fileLabel(key), path: abs, present: st !== undefined, ...(st?.type === 'dir' ? { isDir: true } : {}) });
+    // A FIFO or a device under a run file's name is not the file (never read, nor taken as changed since the summary).
+    const odd = st?.type === 'other';
+    files.push({ key, label: fileLabel(key), path: abs, present: st !== undefined && !odd, ...(st?.type === 'dir' ? { isDir: true } : {}) });
+    if (odd) problems.push(notAFile(abs, fileLabel(key).toLowerCase(), 'other'));
     if (!st) {
       problems.push(problemAt(doc, ['files', key], 'warning', 'missing-file',
         `${rel} (${fileLabel(key).toLowerCase()}) is listed by the run summary but is no longer on disk`));
