@@ -164,11 +164,14 @@ export function renderRunText(base: string, r: InspectedRun, opts: TextOptions =
   for (const s of r.skipped) out.push(`  skipped    ${s.taskId}${s.reason ? `: ${s.reason}` : ''}`);
   for (const s of r.unvalidated) out.push(`  unvalidated ${s.taskId}${s.reason ? `: ${s.reason}` : ''}`);
   const missing: string[] = [];
-  for (const f of r.files) if (f.path && !f.present && !f.stale) missing.push(`${relFrom(base, f.path)} (${f.label.toLowerCase()})`);
+  // A file outside the run was never looked at (docs/untrusted-runs.md): not missing; its outside-run problem says so.
+  for (const f of r.files) if (f.path && !f.present && !f.stale && !f.outside) missing.push(`${relFrom(base, f.path)} (${f.label.toLowerCase()})`);
   for (const t of r.tasks) for (const a of t.attempts) for (const m of a.missing) missing.push(`${relFrom(base, m)} (${t.label} ${a.label}${a.cell ? ` ${a.cell}` : ''})`);
   for (const m of missing.slice(0, o.maxProblems)) out.push(`  missing    ${m}`);
   if (missing.length > o.maxProblems) out.push(`  missing    … ${missing.length - o.maxProblems} more (--json lists every one)`);
-  for (const f of r.files) if (f.stale && f.path) out.push(`  stale      ${relFrom(base, f.path)} (${f.key}: left by an earlier run${f.present ? '' : '; no longer on disk'})`);
+  for (const f of r.files) {
+    if (f.stale && f.path) out.push(`  stale      ${relFrom(base, f.path)} (${f.key}: left by an earlier run${f.outside ? '; outside the run: not read' : f.present ? '' : '; no longer on disk'})`);
+  }
   if (r.problems.length) {
     const byCode = new Map<string, number>();
     for (const p of r.problems) byCode.set(p.code, (byCode.get(p.code) ?? 0) + 1);

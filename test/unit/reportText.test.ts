@@ -327,3 +327,19 @@ test('wrapping: a line breaks before a piece that would pass the width, not at i
   assert.deepEqual(lines(10), ['    t  #1 failed (reward 0.0)', '       #2 failed (reward 0.0)', '       #3 failed (reward 0.0)']);
   assert.deepEqual(lines(10, 2), ['    t  #1–#3: 3 failed', '       #1 failed (reward 0.0)', '       #2 failed (reward 0.0)']);
 });
+
+test('run files outside the run are neither missing nor "no longer on disk": they were never looked at', () => {
+  const r = run([many('t', 2, 99)]);
+  r.files = [
+    { key: 'rollouts', label: 'Rollouts', path: '/etc/passwd', present: false, outside: true },
+    { key: 'failures', label: 'Failures sidecar', path: '/r/gone.jsonl', present: false },
+    { key: 'materialized_inputs', label: 'Materialized inputs (stale)', path: '/etc/shadow', present: false, stale: true, outside: true },
+    { key: 'run_config', label: 'Run config (stale)', path: '/r/old.yaml', present: false, stale: true },
+  ];
+  const lines = renderRunText('/r', inspectRun(r)).split('\n');
+  assert.deepEqual(lines.filter((l) => l.startsWith('  missing')), ['  missing    gone.jsonl (failures sidecar)']);
+  assert.deepEqual(lines.filter((l) => l.startsWith('  stale')), [
+    '  stale      ../etc/shadow (materialized_inputs: left by an earlier run; outside the run: not read)',
+    '  stale      old.yaml (run_config: left by an earlier run; no longer on disk)',
+  ]);
+});
