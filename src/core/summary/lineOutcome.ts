@@ -23,6 +23,8 @@ export interface LineOutcome {
   /** The line holds bytes that are not UTF-8: the task and repeat it names, as far as they can be read (may be ''). */
   badUtf8?: string;
   row?: Record<string, unknown>;
+  /** A picked key the row gives twice (its last value is the one in `row`, as JSON.parse would read it). */
+  dupKey?: string;
   /** The picker's error: a SyntaxError, or a RangeError (nested too deep for a recursive walk). */
   error?: { range: boolean; message: string };
   /** A line with no newline after it (a cut-off last row): what it names, as partialIdentity (for its error). */
@@ -54,6 +56,7 @@ export function pickLine(picker: KeyPicker, buf: Uint8Array, start: number, end:
   if (invalidUtf8At(buf, k, end) >= 0) out.badUtf8 = partialIdentity(buf, k, end);
   try {
     out.row = picker.pickRange(buf, k, end);
+    if (picker.duplicate !== undefined) out.dupKey = picker.duplicate;
   } catch (e) {
     if (e instanceof RangeError) out.error = { range: true, message: e.message };
     // The byte counted from the line's start (not from the start of whatever chunk of the file holds the line).

@@ -156,6 +156,10 @@ async function scanFile(ctx: ScanContext, path: string, picker: KeyPicker,
       add({ file: path, line, severity: 'warning', code: 'invalid-utf8',
         message: `line ${line} holds bytes that are not UTF-8: they read as U+FFFD (\ufffd), so its task id and text are not what was written${o.badUtf8}` });
     }
+    if (o.dupKey !== undefined) {
+      add({ file: path, line, severity: 'warning', code: 'duplicate-key',
+        message: `line ${line} gives the key "${o.dupKey}" twice in one object: the last one is read` });
+    }
     let error = o.error;
     if (!error && o.row) {
       try {

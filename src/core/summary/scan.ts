@@ -192,6 +192,9 @@ export class KeyPicker {
   /** Wanted key indexes by the key's byte length: most keys of a row are rejected by their length alone. */
   private readonly byLength: number[][] = [];
 
+  /** The first wanted key the last pickRange found twice in its object (the last value is the one kept), if any. */
+  duplicate: string | undefined;
+
   /**
    * The wanted top-level keys of the object in `bytes`, parsed with JSON.parse; keys not in the object are absent.
    * `stopWhenFound`: return as soon as every wanted key was seen (the rest of the object is not checked).
@@ -207,6 +210,7 @@ export class KeyPicker {
   pickRange(buf: Uint8Array, start: number, end: number, stopWhenFound = false): Record<string, unknown> {
     let found = 0;
     const out: Record<string, unknown> = {};
+    this.duplicate = undefined;
     let i = skipWs(buf, start, end);
     if (i >= end || buf[i] !== LBRACE) fail(i);
     i = skipWs(buf, i + 1, end);
@@ -229,6 +233,7 @@ export class KeyPicker {
       i = skipValue(buf, i, end);
       if (idx >= 0) {
         const name = this.names[idx];
+        if (this.duplicate === undefined && Object.prototype.hasOwnProperty.call(out, name)) this.duplicate = name;
         const sub = Object.prototype.hasOwnProperty.call(this.nested, name) ? this.nested[name] : undefined;
         if (this.raw.length && this.raw.includes(name)) out[name] = new RawValue(buf, vStart, i);
         else if (sub && buf[vStart] === LBRACE) out[name] = sub.pickRange(buf, vStart, i);

@@ -69,3 +69,21 @@ test('a failures file that cannot be read: one error naming it, and the summary 
     { name: 'UnreadableRunFile', message: `cannot read ${dir}/r_failures.jsonl: EIO: i/o error` });
   assert.deepEqual(problems, ['UnreadableRunFile']);
 });
+
+test('a picked key given twice in a row (the reward, the repeat): the last one is read, as JSON.parse does, and said at its line', async () => {
+  const dir = posix(tmpDir('dupkey'));
+  const file = `${dir}/r.jsonl`;
+  const twice = row('a', 0, 0).replace('"reward":1', '"reward":1,"reward":0');
+  const repeatTwice = row('b', 1, 0).replace('"_ng_rollout_index":0', '"_ng_rollout_index":0,"_ng_rollout_index":1');
+  // A key the writer does not pick, given twice, is not its concern (nor read).
+  const other = row('c', 2, 0, { extra: 1 }).replace('"extra":1', '"extra":1,"extra":2');
+  fs.writeFileSync(file, `${twice}\n${repeatTwice}\n${other}\n`);
+  const { document, problems } = await buildRunSummary(nodeFs, file);
+  assert.deepEqual(document.tasks.map((t) => [t.task_id, t.repeats.map((r) => [r.repeat, r.reward])]), [
+    ['a', [[0, 0]]], ['b', [[1, 1]]], ['c', [[0, 1]]],
+  ]);
+  assert.deepEqual(problems.filter((p) => p.code === 'duplicate-key').map((p) => [p.file, p.line, p.severity, p.message]), [
+    [file, 1, 'warning', 'line 1 gives the key "reward" twice in one object: the last one is read'],
+    [file, 2, 'warning', 'line 2 gives the key "_ng_rollout_index" twice in one object: the last one is read'],
+  ]);
+});
