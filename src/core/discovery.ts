@@ -232,7 +232,9 @@ export async function discoverRuns(fs: FsPort, root: string, opts: DiscoverOptio
     const projectOk = (p: string) => {
       let hit = projects.get(p);
       if (!hit) {
-        hit = fs.stat(`${p}/project.json`).then((s) => s?.type === 'file');
+        // A project.json that is not a regular file (a FIFO) still makes the project: its reader says why it is not
+        // read (not-a-file), rather than the project's runs vanishing without a word. A folder of that name does not.
+        hit = fs.stat(`${p}/project.json`).then((s) => s !== undefined && s.type !== 'dir');
         projects.set(p, hit);
       }
       return hit;

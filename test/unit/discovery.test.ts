@@ -9,6 +9,7 @@ import { discoverRuns, emptyDiscoveryReport } from '../../src/core/discovery';
 import { MemFs } from '../../scripts/sample-runs/memFs';
 import { excludesFolder, globMatch } from '../../src/core/glob';
 import { loadRuns, readCandidate } from '../../src/core/load';
+import { makeFifo } from '../../scripts/sample-runs/hostile';
 
 // Every temp folder of this file sits in one, removed after its tests.
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-runs-disc-'));
@@ -291,6 +292,16 @@ test('viewer data needs projects/<p>/datasets|runs/<x> and the project\'s projec
     ['training', 'projects/p/runs/r1/run.json'],
   ]);
   assert.deepEqual(asked.sort(), [`${root}/projects/dirproj/project.json`, `${root}/projects/p/project.json`]);
+});
+
+test('a project.json there but not a regular file (a FIFO): the project\'s runs are still found, and reading says so', async () => {
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-viewer-fifo-')).split(path.sep).join('/');
+  write(`${root}/projects/p/datasets/d/summary.json`, { tasks: [] });
+  makeFifo(`${root}/projects/p/project.json`);
+  const found = await discoverRuns(nfs, root);
+  assert.deepEqual(show(root, found), [['dataset', 'projects/p/datasets/d/summary.json']]);
+  const run = await readCandidate(nfs, found[0]);
+  assert.deepEqual(run.problems.filter((p) => p.file === `${root}/projects/p/project.json`).map((p) => p.code), ['not-a-file']);
 });
 
 test('how a skipped link and the folder cap read', async () => {
