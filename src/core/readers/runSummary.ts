@@ -18,6 +18,7 @@ import { readVerdicts, type Health } from './nemo/verdicts';
 import { isInside, outsideMessage } from '../containment';
 import { gather } from '../fs/gather';
 import { TimeSlice } from '../turn';
+import { distinctNormTasks, duplicateTaskMessage } from './distinctTasks';
 
 
 /**
@@ -292,7 +293,10 @@ export async function runFromSummaryDocument(fs: FsPort, doc: JsonDocument, ctx:
   // A summary read from its file is this read's own: each parsed task is let go once its attempts are built.
   const list = ctx.ownsValue && Array.isArray(s.tasks) ? s.tasks : undefined;
   const release = list ? (t: NormTask) => { if (typeof t.jsonPath[1] === 'number') list[t.jsonPath[1]] = undefined; } : undefined;
-  const fed = ctx.feed && Array.isArray(s.tasks) ? normTasksFed(s.tasks, ctx.feed.more) : normTasks(s.tasks);
+  const listed = ctx.feed && Array.isArray(s.tasks) ? normTasksFed(s.tasks, ctx.feed.more) : normTasks(s.tasks);
+  const fed = distinctNormTasks(listed, (t, id, renamed) => {
+    problems.push(problemAt(doc, t.jsonPath, 'warning', 'duplicate-task', duplicateTaskMessage(id, renamed)));
+  });
   const { tasks, whoByMissing } = await readTasks(fs, doc, root, fed, health, problems, ctx.listings, release);
   missingPathProblems(doc, root, s, whoByMissing, ctx, problems);
 

@@ -5,13 +5,14 @@ import * as path from 'node:path';
 import type { FsPort } from '../fs/port';
 import type { Problem, Run, RunFile, Task } from '../model';
 import { DatasetMetaSchema } from '../schemas/viewer';
-import { issueProblems, readJsonDocument } from './jsonFile';
+import { issueProblems, problemAt, readJsonDocument } from './jsonFile';
 import { openSummaryDocument, placeDeferred, SUMMARY_WORKER_MIN_BYTES } from './nemo/summaryDoc';
 import { LARGE_DOCS } from './largeDocs';
 import { crossCheckViewerSummarySliced, type CellRewards } from './viewerCrossCheck';
 import { readViewerTask, type TaskContext, type TraceLookup } from './viewerTask';
 import { readViewerProject, supportLine } from './viewerProject';
 import { TimeSlice } from '../turn';
+import { DistinctTaskIds, duplicateTaskMessage, renameTask } from './distinctTasks';
 
 export { readViewerTrainingRun } from './viewerTraining';
 export { readViewerProject } from './viewerProject';
@@ -107,6 +108,8 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
     while (ti >= rawTasks.length) if (!feed || !await feed.more()) return false;
     return true;
   };
+  // One task per entry, each under its own id (readers/distinctTasks.ts): a re-read starts from the ids kept.
+  let ids = new DistinctTaskIds();
   const readTasks = async (from: number) => {
     for (let ti = from; await has(ti); ti++) {
       if (slice.due) await slice.yield();
@@ -114,7 +117,13 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
       if (!isObj(t)) continue;
       const noted = traces.elsewhere.size;
       const at = again ? undefined : { ti, tasks: tasks.length, cells: cells.length, problems: problems.length };
-      tasks.push(readViewerTask(cx, t, ti));
+      const task = readViewerTask(cx, t, ti);
+      const renamed = ids.take(task.id);
+      if (renamed !== undefined) {
+        problems.push(problemAt(doc, ['tasks', ti], 'warning', 'duplicate-task', duplicateTaskMessage(task.id, renamed)));
+        renameTask(task, renamed);
+      }
+      tasks.push(task);
       if (at && traces.elsewhere.size > noted) again = at;
       if (!again) rawTasks[ti] = undefined;
     }
@@ -127,6 +136,8 @@ export async function readViewerDataset(fs: FsPort, datasetDir: string, slice = 
     tasks.length = again.tasks;
     cells.length = again.cells;
     problems.length = again.problems;
+    ids = new DistinctTaskIds();
+    for (const t of tasks) ids.take(t.id);
     await readTasks(again.ti);
   }
   if (feed) problems.splice(schemaAt, 0, ...await feed.late());
