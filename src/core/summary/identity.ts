@@ -2,7 +2,7 @@
 // (regenerating must not lose its target / agent / dataset source, name, version, skipped, unvalidated), then the
 // generated run_config.yaml (taskset, agent, dataset folder and digests, artifacts_dir, rows path), then the dataset
 // folder's manifest.toml `[dataset]` (source, name, version) when reachable.
-import type { FsPort } from '../fs/port';
+import { DEFAULT_MAX_FILE_BYTES, type FsPort } from '../fs/port';
 import type { Problem } from '../model';
 import { joinPath } from './paths';
 import { KeyPicker } from './scan';
@@ -75,6 +75,13 @@ async function pickHead(fs: FsPort, path: string): Promise<Record<string, unknow
 export async function readPreviousSummary(fs: FsPort, summaryPath: string, problems: Problem[]): Promise<PreviousSummary | undefined> {
   const st = await fs.stat(summaryPath);
   if (!st || st.type !== 'file') return undefined;
+  // Bounded like every other read (docs/untrusted-runs.md): a sparse 300 MB "summary" was read whole (~900 MB).
+  const limit = fs.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  if (st.size > limit) {
+    problems.push({ file: summaryPath, severity: 'warning', code: 'previous-summary-unreadable',
+      message: `the previous summary is ${st.size} bytes, over the ${limit}-byte read limit: its identity is not kept` });
+    return undefined;
+  }
   let doc: unknown;
   // Only the identity keys are taken: the (possibly large) task list is skipped without being parsed.
   try { doc = await pickHead(fs, summaryPath); } catch (e) {

@@ -143,3 +143,18 @@ test('resolveIdentity: a flag, else this run\'s files, else the previous summary
     "the earlier summary says dataset.version 'v-prev', this run's files say 'v-own'", "the earlier summary says dataset.folder '/prev', this run's files say '/own'",
     "the earlier summary says target 't-prev', this run's files say 't-own'"]);
 });
+
+test('readPreviousSummary: a previous summary over the read limit is not read (a 300 MB one cost ~900 MB); said, its identity not kept', async () => {
+  const dir = posix(tmpDir('prev-limit'));
+  const file = `${dir}/r_run_summary.json`;
+  fs.writeFileSync(file, JSON.stringify({ target: 'harbor:x', taskset: 'ts', agent: 'a', tasks: [{ task_id: 'x'.repeat(5000) }] }));
+  const c = counting();
+  const limited = Object.assign(Object.create(c.port) as FsPort, { maxFileBytes: 1000 });
+  const problems: Problem[] = [];
+  assert.equal(await readPreviousSummary(limited, file, problems), undefined);
+  assert.equal(c.counter.chunks, 0, 'nothing read');
+  assert.deepEqual(problems.map((p) => [p.file, p.severity, p.code]), [[file, 'warning', 'previous-summary-unreadable']]);
+  assert.match(problems[0].message, /is \d+ bytes, over the 1000-byte read limit: its identity is not kept/);
+  // Under the limit, as before.
+  assert.equal((await readPreviousSummary(Object.assign(Object.create(c.port) as FsPort, { maxFileBytes: 1e6 }), file, []))?.taskset, 'ts');
+});
