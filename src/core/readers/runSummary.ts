@@ -35,9 +35,24 @@ async function cleanTempsOnRead(fs: FsPort, summaryPath: string): Promise<void> 
 export async function readRunSummary(fs: FsPort, summaryPath: string, workerMinBytes?: number): Promise<Run> {
   await cleanTempsOnRead(fs, summaryPath);
   const { doc, validated, feed } = await openSummaryDocument(fs, summaryPath, workerMinBytes);
-  return runFromSummaryDocument(fs, doc, {
+  const run = await runFromSummaryDocument(fs, doc, {
     summaryPath, anchor: summaryPath, virtual: false, ownsValue: true, ...(validated ? { validated } : {}), ...(feed ? { feed } : {}),
   });
+  return doc.ok && isObj(doc.value) ? run : (await fromRolloutsInstead(fs, run, summaryPath)) ?? run;
+}
+
+/**
+ * A summary that cannot be read at all (cut off, not JSON, too deep, not a file, not an object) beside the rollouts
+ * it summarises: the run as the rollouts and their sidecars give it (readNemoRollouts), under the summary's name,
+ * with the summary's problems and a note, rather than an empty run hiding every task the rollouts hold.
+ */
+async function fromRolloutsInstead(fs: FsPort, broken: Run, summaryPath: string): Promise<Run | undefined> {
+  const rolloutsPath = rolloutsPathForSummary(summaryPath);
+  if ((await fs.stat(rolloutsPath))?.type !== 'file') return undefined;
+  const { summaryIsVirtual: _virtual, ...run } = await readNemoRollouts(fs, rolloutsPath);
+  const note: Problem = { file: summaryPath, severity: 'info', code: 'read-from-rollouts',
+    message: `the run summary cannot be read: the run is read from ${path.posix.basename(rolloutsPath)} and its sidecars instead (Write Run Summary writes it again)` };
+  return { ...run, id: broken.id, anchor: broken.anchor, summaryPath, problems: [...broken.problems, note, ...run.problems] };
 }
 
 /** A rollouts file that has no summary yet: the summary is built in memory and read like a written one. */
