@@ -25,6 +25,7 @@ import { invalidUtf8At, lineOfByte } from '../../honestInput';
 import { isObj } from './summaryShape';
 import { LARGE_DOCS, type LargeDocKind } from '../largeDocs';
 import { workerBundle } from '../../fs/workerBundle';
+import { readerWorkerData } from '../../fs/workerPriority';
 import { jsonSlice } from '../../jsonSlices';
 import { placeInFile } from './placeInFile';
 
@@ -48,7 +49,7 @@ export function summaryWorkersRunning(): number {
 
 /** A summary worker thread, counted in `running` until it exits. */
 function startWorker(file: string): Worker {
-  const w = new Worker(file);
+  const w = new Worker(file, { workerData: readerWorkerData() });
   running++;
   w.once('exit', () => { running--; });
   return w;
