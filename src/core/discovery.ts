@@ -79,6 +79,11 @@ export async function realPathOf(fs: FsPort, p: string): Promise<string | undefi
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', '.mypy_cache', '.pytest_cache', '.tox']);
 const TRIAL_PARTS = new Set(['agent', 'verifier', 'artifacts', 'steps', 'user-agent']);
+/**
+ * A trial folder's name as Harbor makes it: the task's name, `__`, seven random letters and digits (`fix-git__Xk3pQ7a`;
+ * docs/formats.md#harbor-job).
+ */
+const HARBOR_TRIAL_NAME = /__[A-Za-z0-9]{7}$/;
 /** The names inspectFolder tells a run's folder by (the NeMo Gym names are matched against every file). */
 const MARK_NAMES = new Set(['summary.json', 'run.json', 'config.json', 'result.json', 'agent', 'verifier']);
 
@@ -109,6 +114,8 @@ interface Found {
   skip: Set<string>;
   /** Do not descend at all (the folder is a run). */
   stop: boolean;
+  /** The folder looks like a Harbor trial (result.json or config.json beside agent/ or verifier/). */
+  trial?: boolean;
 }
 
 async function inspectFolder(fs: FsPort, dir: string, entries: [string, EntryType][], projectOk: (p: string) => Promise<boolean>): Promise<Found> {
@@ -139,9 +146,8 @@ async function inspectFolder(fs: FsPort, dir: string, entries: [string, EntryTyp
   if ((isFile('config.json') || isFile('result.json')) && (await isHarborJobDir(fs, dir, entries))) {
     return { runs: [candidate('job', dir, dir)], skip, stop: true };
   }
-  if ((isFile('result.json') || isFile('config.json')) && (isDir('agent') || isDir('verifier'))) {
-    for (const d of TRIAL_PARTS) skip.add(d); // a trial folder: its logs hold no runs
-  }
+  const trial = (isFile('result.json') || isFile('config.json')) && (isDir('agent') || isDir('verifier'));
+  if (trial) for (const d of TRIAL_PARTS) skip.add(d); // a trial folder: its logs hold no runs
 
   const files = new Set<string>();
   for (const [name, type] of entries) if (type !== 'dir') files.add(name);
@@ -171,7 +177,7 @@ async function inspectFolder(fs: FsPort, dir: string, entries: [string, EntryTyp
   }
   for (const r of rollouts) if (!named.has(r)) runs.push(candidate('rollouts', r, path.posix.dirname(r)));
   if (runs.length) skip.add('verifier'); // the NeMo Gym artifacts_dir: one folder per verification
-  return { runs, skip, stop: false };
+  return { runs, skip, stop: false, trial };
 }
 
 /** A candidate for a file given directly as the root. */
@@ -240,6 +246,7 @@ export async function discoverRuns(fs: FsPort, root: string, opts: DiscoverOptio
       return hit;
     };
     const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
+    const prunedJobs = new Set<string>();
     let visited = 0;
     // Each real folder is read once, at its own path: a folder reached through a link whose target is inside the root
     // is skipped (the target is read where it is: a `latest` link lists nothing twice, `loop -> ..` ends there); a
@@ -265,6 +272,18 @@ export async function discoverRuns(fs: FsPort, root: string, opts: DiscoverOptio
         const entries = await fs.readDir(next.dir);
         const f = await inspectFolder(fs, next.dir, entries, projectOk);
         found.push(...await containedRuns(fs, root, rootReal, f.runs, opts.report));
+        // A Harbor trial (named as Harbor names them) whose folder holds no job files: a job whose config.json and
+        // result.json were pruned (or never copied). Its folder is read as the job (its reader says which job files
+        // are missing); nothing more below it is looked at, as below a job found by its files.
+        if (f.trial && next.depth > 0 && HARBOR_TRIAL_NAME.test(path.posix.basename(next.dir))) {
+          const job = path.posix.dirname(next.dir);
+          if (!prunedJobs.has(job)) {
+            prunedJobs.add(job);
+            found.push(candidate('job', job, job));
+            for (let i = queue.length - 1; i >= 0; i--) if (queue[i].dir.startsWith(`${job}/`)) queue.splice(i, 1);
+          }
+          continue;
+        }
         if (f.stop || next.depth >= maxDepth) continue;
         for (const [name, type] of entries) {
           if (type !== 'dir' || SKIP_DIRS.has(name) || f.skip.has(name) || name.startsWith('resources-session-')) continue;

@@ -384,6 +384,30 @@ test('a trial folder with only verifier/ beside its result: its parts hold no ru
   assert.deepEqual((await discoverRuns(nfs, root)).map((c) => path.posix.relative(root, c.anchor)), ['trial/other/n_run_summary.json']);
 });
 
+test('a job whose config.json and result.json were pruned: its Harbor-named trials make it a job, read with a warning; other look-alikes do not', async () => {
+  const root = fs.mkdtempSync(path.join(tmpRoot, 'hr-pruned-')).split(path.sep).join('/');
+  const trial = (dir: string, reward: number) => {
+    write(`${dir}/result.json`, { trial_name: path.posix.basename(dir), task_name: 'fix-git', verifier_result: { rewards: { reward } } });
+    write(`${dir}/verifier/reward.txt`, String(reward));
+  };
+  trial(`${root}/jobs/j1/fix-git__Xk3pQ7a`, 1);
+  trial(`${root}/jobs/j1/fix-git__abc1234`, 0);
+  write(`${root}/jobs/j1/notes/x_run_summary.json`, '{}'); // below a job: no other run
+  write(`${root}/repo/config.json`, {}); // a folder of code: config.json beside agent/, not named as a trial
+  write(`${root}/repo/agent/main.py`, '');
+  write(`${root}/pkgs/tool/config.json`, {});
+  write(`${root}/pkgs/tool/agent/x.py`, '');
+  const found = await discoverRuns(nfs, root);
+  assert.deepEqual(show(root, found).map((x) => x.join(' ')), ['job jobs/j1']);
+  // given the job folder itself, or its trial folder: the same job, or nothing (a trial alone is no job)
+  assert.deepEqual(show(root, await discoverRuns(nfs, `${root}/jobs/j1`)).map((x) => x.join(' ')), ['job jobs/j1']);
+  assert.deepEqual(await discoverRuns(nfs, `${root}/jobs/j1/fix-git__Xk3pQ7a`), []);
+  const [run] = await loadRuns(nfs, [`${root}/jobs/j1`]);
+  assert.equal(run.tasks.flatMap((t) => t.attempts).length, 2);
+  assert.ok(run.problems.some((p) => p.code === 'missing-file' && p.file === `${root}/jobs/j1/config.json` && /pruned/.test(p.message)),
+    JSON.stringify(run.problems.map((p) => p.code)));
+});
+
 test('the root "/" (a file system that resolves links): every folder is read at its own path, none is taken for a link', async () => {
   const m = new MemFs();
   m.put('/d/x_run_summary.json', '{}');

@@ -333,6 +333,13 @@ function runOf(root: string, entries: Map<string, string>, job: JobFiles, trials
     problems.push({ file: root, severity: 'error', code: 'missing-path', message: `the job folder ${root} is empty or not on disk` });
   }
   for (const t of trials) problems.push(...t.problems);
+  // Neither of the job's own files (discovery takes a folder of Harbor trials for their job without them): said.
+  if (!job.files.some((f) => f.present && (f.label === 'config.json' || f.label === 'result.json'))) {
+    problems.push({
+      file: joinPath(root, 'config.json'), severity: 'warning', code: 'missing-file',
+      message: 'the job\'s config.json and result.json are not in its folder (pruned, or not copied with its trials): the job is read from its trial folders alone',
+    });
+  }
   const finishedAt = job.result?.finished_at ?? null;
   const nTotal = job.result?.n_total_trials ?? null;
   if (finishedAt && nTotal !== null && nTotal > trials.length) {
