@@ -11,7 +11,7 @@ import { isObj, own, pointer, str, type Obj } from './json';
 import { detect } from './detect';
 import { partsText, readStep, type StepContext } from './steps';
 import { addTotals, disagreements, emptyTotals, stepTotals } from './recount';
-import { keptParsed, keptStreamed, openBytes, type KeptDoc, type TrajectoryFs } from './read';
+import { keptParsed, keptStreamed, keptText, openBytes, type KeptDoc, type TrajectoryFs } from './read';
 import { streamObject, type Span } from './scan';
 import { resolveSubagents, type Embedded, type SubagentRef } from './subagents';
 import { isInside } from '../containment';
@@ -284,14 +284,18 @@ async function streamFile(fs: TrajectoryFs, view: TrajectoryView, budget: Budget
     });
   } catch (e) {
     await o.close();
+    // What the scan kept of its steps is of bytes that were not all read.
+    budget.keep?.delete(file);
     unreadable(view, `cannot be read: ${(e as Error).message}`);
     return;
   }
   if (!r.ok) {
     // Not an object the scan follows (or not JSON): parse it whole, as every other file is.
     while (!src.eof) await src.more();
-    const whole = parseWhole(src.buf.toString('utf8', 0, src.avail), file, budget);
-    if (!whole.ok) { unreadable(view, whole.message); return; }
+    const text = src.buf.toString('utf8', 0, src.avail);
+    const whole = parseWhole(text, file, budget);
+    // Not JSON (cut off mid-file, say): its text is what the raw view shows, not a parse of it (which throws).
+    if (!whole.ok) { budget.keep?.set(file, keptText(text)); unreadable(view, whole.message); return; }
     const taskLevel = view.taskLevel;
     Object.assign(view, await buildView(fs, whole.doc, file, '', budget, 0), { taskLevel });
     if (whole.nonFinite) view.problems.unshift({ file, pointer: '', severity: 'warning', message: whole.nonFinite });

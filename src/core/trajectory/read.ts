@@ -47,6 +47,13 @@ export async function openBytes(fs: TrajectoryFs, file: string, maxBytes: number
 /** What is kept of a file read: the JSON value at a pointer, or the whole document. */
 export interface KeptDoc {
   at(ptr: string): unknown;
+  /** The file's text, kept only for a file that is not JSON (the page shows it below the parse error). */
+  text?(): string;
+}
+
+/** A file read whole that does not parse: only its text (every pointer answers undefined). */
+export function keptText(text: string): KeptDoc {
+  return { at: () => undefined, text: () => text };
 }
 
 /** A document parsed whole. */

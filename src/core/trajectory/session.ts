@@ -121,13 +121,18 @@ export class TrajectorySession implements TrajectoryQueries {
     return { ...r, steps: r.steps.slice(0, 100_000), ms: performance.now() - t0, partial };
   }
 
-  /** A step's JSON as written, or (index null) the whole document's; capped at RAW_CAP characters by the caller. */
+  /**
+   * A step's JSON as written, or (index null) the whole document's — the text as read when it is not JSON; capped at
+   * RAW_CAP characters by the caller.
+   */
   raw(path: SubPath, index: number | null): string | null {
     const v = this.at(path);
     if (!v) return null;
     if (index !== null) return v.steps[index] ? pretty(this.rawStep(v, index)) : null;
     const doc = this.docs.get(v.file);
-    return doc === undefined ? `(${v.unreadable ?? 'not read'})` : pretty(doc.at(v.pointer));
+    // A file that is not JSON: its text as read (the page shows it under the parse error's line and column).
+    if (v.unreadable !== null) return doc?.text?.() || `(${v.unreadable})`;
+    return doc === undefined ? '(not read)' : pretty(doc.at(v.pointer));
   }
 
   subagent(path: SubPath, index: number): SubagentAnswer | null {

@@ -52,14 +52,33 @@ test('a step by index (out of range: null); its JSON as written, from the file i
   assert.equal(s.raw([], null), pretty(main));
 });
 
-test('an unreadable trajectory: the document\'s JSON says why', async () => {
+test('an unreadable trajectory: the document\'s raw view is its text as read, or says why when nothing was read', async () => {
   const s = await open({ 'trajectory.json': '{ not json' });
   assert.equal(s.view.steps.length, 0);
   assert.ok(s.view.unreadable);
-  assert.equal(s.raw([], null), `(${s.view.unreadable})`);
+  assert.equal(s.raw([], null), '{ not json');
   const gone = await TrajectorySession.open(memFolder({}, DIR), FILE, DIR);
   assert.ok(gone.view.unreadable);
   assert.equal(gone.raw([], null), `(${gone.view.unreadable})`);
+  const empty = await open({ 'trajectory.json': '' });
+  assert.ok(empty.view.unreadable);
+  assert.equal(empty.raw([], null), `(${empty.view.unreadable})`);
+});
+
+test('a trajectory cut off inside its steps (a trial killed mid-write): the raw view is the text, not a parse error thrown', async () => {
+  const whole = JSON.stringify(featureTrajectory()['trajectory.json'], null, 2);
+  const cut = whole.slice(0, Math.floor(whole.length * 0.6));
+  for (const fs of [memFolder({ 'trajectory.json': cut }, DIR), chunkedFs(memFolder({ 'trajectory.json': cut }, DIR), 64)]) {
+    const s = await TrajectorySession.open(fs, FILE, DIR);
+    assert.match(s.view.unreadable ?? '', /^not valid JSON: /);
+    assert.equal(s.view.steps.length, 0);
+    assert.equal(s.raw([], null), cut);
+    assert.equal(s.raw([], 0), null);
+  }
+  // A read that fails after the steps began keeps nothing of them: the raw view says why.
+  const failing = await TrajectorySession.open(chunkedFs(memFolder({ 'trajectory.json': whole }, DIR), 64, 512), FILE, DIR);
+  assert.equal(failing.view.unreadable, 'cannot be read: boom');
+  assert.equal(failing.raw([], null), '(cannot be read: boom)');
 });
 
 test('subagents by path: what each resolved to, nested outlines and steps, the JSON of an embedded one', async () => {
