@@ -1,11 +1,12 @@
 // A virtualised list for the webviews: fixed-height rows, only the rows in view (plus a margin) are in the DOM, so
 // 20,000 rows cost the nodes of a screenful. Rows are built by the caller with DOM APIs (text as text).
+import { showBidi } from '../../src/views/bidi';
 
 /** A new element with a class and text (textContent only: never HTML). */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
+  if (text !== undefined) e.textContent = showBidi(text);
   return e;
 }
 

@@ -1,6 +1,7 @@
 // Small SVG charts of the dashboard, drawn with the theme's colours: the outcome bar, the pass@k curve, the reward
 // histogram and the per-task scatter of cost / tokens / time against reward. Labels are SVG text nodes (textContent).
 import type { Dashboard, PassAtRow, RewardDistribution, ScatterPoint } from '../../src/protocol/dashboard';
+import { showBidi } from '../../src/views/bidi';
 import { el, fmtCost, fmtDuration, fmtInt, fmtReward, outcomeColor, svg, themeColor } from './dom';
 
 export interface OutcomeCount { outcome: string; label: string; count: number }
@@ -125,7 +126,7 @@ export function scatter(points: ScatterPoint[], axis: 'costUsd' | 'tokens' | 'du
     const c = svg('circle', { cx: x(p[axis] as number), cy: y(p.reward), r: 3, fill: color, 'fill-opacity': 0.7, class: 'pt' });
     c.dataset.taskId = p.taskId;
     const t = svg('title');
-    t.textContent = `${p.label}: mean reward ${p.reward.toFixed(3)}, ${f(p[axis] as number)}`;
+    t.textContent = `${showBidi(p.label)}: mean reward ${p.reward.toFixed(3)}, ${f(p[axis] as number)}`;
     c.append(t);
     c.addEventListener('click', () => onPick(p.taskId));
     s.append(c);

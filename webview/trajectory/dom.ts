@@ -1,10 +1,11 @@
 // DOM helpers of the trajectory webview. Every piece of trajectory content goes through textContent: agents and
-// tools write anything, and it is shown as text, never parsed as HTML.
+// tools write anything, and it is shown as text, never parsed as HTML (its bidi controls shown as escapes: showBidi).
+import { showBidi } from '../../src/views/bidi';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
+  if (text !== undefined) e.textContent = showBidi(text);
   return e;
 }
 
@@ -21,7 +22,7 @@ export function button(label: string, icon: string | null, onClick: () => void, 
   if (opts.secondary) b.setAttribute('secondary', '');
   if (opts.id) b.id = opts.id;
   if (opts.title) b.title = opts.title;
-  b.textContent = label;
+  b.textContent = showBidi(label);
   b.addEventListener('click', onClick);
   return b;
 }
@@ -39,7 +40,8 @@ export function money(v: number | null): string {
 export { formatDuration as duration } from '../../src/core/trajectory/document';
 
 /** Appends `text` to `parent`, wrapping each case-insensitive occurrence of `query` in <mark> (text nodes only). */
-export function highlighted(parent: HTMLElement, text: string, query: string): number {
+export function highlighted(parent: HTMLElement, shown: string, query: string): number {
+  const text = showBidi(shown);
   if (!query) { parent.append(text); return 0; }
   const lower = text.toLowerCase(); const q = query.toLowerCase();
   let at = 0; let n = 0;

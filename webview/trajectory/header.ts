@@ -1,6 +1,7 @@
 // The header of the trajectory editor: agent, ids, final_metrics beside our recount (and where they disagree), the
 // attempt it was opened from, continuations, subagents, and the problems list (not-ATIF explained).
 import type { TrajectoryHostMessage } from '../../src/protocol/trajectory';
+import { showBidi } from '../../src/views/bidi';
 import { button, codicon, duration, el, money, num } from './dom';
 
 type Init = Extract<TrajectoryHostMessage, { type: 'init' }>;
@@ -103,7 +104,7 @@ export function renderHeader(m: Init, a: HeaderActions): HTMLElement {
       const link = el('a', 'ptr', `${p.file.split('/').pop()}#${p.pointer || '/'}`);
       link.href = '#';
       link.addEventListener('click', (e) => { e.preventDefault(); a.openProblem(i); });
-      li.append(codicon(p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warning' : 'info'), ' ', link, ` ${p.message}`);
+      li.append(codicon(p.severity === 'error' ? 'error' : p.severity === 'warning' ? 'warning' : 'info'), ' ', link, ` ${showBidi(p.message)}`);
       ul.append(li);
     });
     if (h.moreProblems) ul.append(el('li', 'note', `… and ${h.moreProblems} more (harbor-runs trajectory lists every one).`));
