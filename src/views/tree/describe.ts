@@ -1,4 +1,5 @@
 // What each tree node looks like: label, description, icon, flag (decoration) and click action (vscode-free).
+import { visibleText } from './visibleText';
 import type { Attempt, Evidence, Run, Task } from '../../core/model';
 import { countRun, isPass } from '../../core/model';
 import { formatCount, formatReward, plural } from '../../core/format';
@@ -135,7 +136,15 @@ function refusedSpec(id: string, label: string, path: string | undefined, reason
   };
 }
 
+/** The item for a node, its label and description as shown: a run's control and bidi characters as escapes. */
 export function describe(n: TreeNode): ItemSpec {
+  const spec = describeNode(n);
+  const label = visibleText(spec.label);
+  const description = spec.description === undefined ? undefined : visibleText(spec.description);
+  return label === spec.label && description === spec.description ? spec : { ...spec, label, ...(description === undefined ? {} : { description }) };
+}
+
+function describeNode(n: TreeNode): ItemSpec {
   const refused = refusalOf(n);
   if (refused !== undefined) {
     const label = n.kind === 'evidence' ? n.evidence.label : n.kind === 'run-file' ? n.file.label : n.kind === 'entry' ? n.name : n.id;

@@ -4,17 +4,15 @@ import { OUTCOME_LABELS } from '../outcomeStyle';
 import { passAtK } from '../../core/passAtK';
 import { formatReward } from '../../core/format';
 import { formatDuration, runCounts, taskDescription } from './describe';
+import { visibleText } from './visibleText';
 import { type TreeNode, refusalOf } from './nodes';
-
-/** C0/C1 controls and bidi overrides: shown as visible escapes (a bidi override reorders what a tooltip displays). */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Longest text of a run a tooltip quotes (a 100,000-character id would make a hover nobody can read). */
 const MAX_QUOTED = 2000;
 
 function visible(s: string): string {
   if (s.length > MAX_QUOTED) s = `${s.slice(0, MAX_QUOTED)}… (${s.length} characters)`;
-  return s.replace(UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return visibleText(s); // control and bidi characters as escapes (visibleText.ts)
 }
 
 /**

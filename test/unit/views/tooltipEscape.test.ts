@@ -101,3 +101,32 @@ test('tooltips of a hostile run: its text renders as text (links, command: URIs,
     assert.doesNotMatch(text.replace(/\\[\s\S]/g, ''), /command:|https?:\/\/|www\.|<img|<a /, n.kind);
   }
 });
+
+test('tree labels and descriptions of a hostile run: control and bidi characters shown as escapes, the rest as written', async () => {
+  const { describe } = await import('../../../src/views/tree/describe');
+  const h = 'report\u202etxt.exe \u001b]0;title\u0007 \u2066x\u2069 ok\ttab';
+  const a: Attempt = { id: 'a', index: 0, label: `#1 ${h}`, outcome: 'failed', reward: 0, evidence: [], missing: [] };
+  const run: Run = {
+    id: 'run', kind: 'harbor-job', root: '/r', anchor: '/r', label: h, identity: {}, state: 'complete',
+    files: [], problems: [{ file: '/r/x', severity: 'warning', code: 'x', message: h }], unvalidated: [{ taskId: h, reason: h }], skipped: [],
+    tasks: [{ id: h, label: h, attempts: [a] }],
+  };
+  const runNode = makeRunNode(run);
+  const t = taskNode(run, run.tasks[0], runNode);
+  const nodes: TreeNode[] = [
+    runNode, t, { kind: 'attempt', id: 'a', run, task: run.tasks[0], attempt: a, parent: t },
+    { kind: 'problem', id: 'p', run, problem: run.problems[0], parent: runNode },
+    { kind: 'reason', id: 'r', run, reason: run.unvalidated[0], which: 'unvalidated', parent: runNode },
+  ];
+  for (const n of nodes) {
+    const spec = describe(n);
+    for (const s of [spec.label, spec.description ?? '']) {
+      assert.doesNotMatch(s, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/, `${n.kind}: ${JSON.stringify(s)}`);
+    }
+  }
+  assert.equal(describe(t).label, 'report\\u202etxt.exe \\u001b]0;title\\u0007 \\u2066x\\u2069 ok\ttab');
+  // plain text is handed on as it is (the same object)
+  const plain: Run = { ...run, label: 'plain', tasks: [{ id: 'plain-task', label: 'plain-task', attempts: [a] }] };
+  const pn = makeRunNode(plain);
+  assert.equal(describe(taskNode(plain, plain.tasks[0], pn)).label, 'plain-task');
+});
