@@ -2,7 +2,6 @@
 // URI, the log, the file system port, the run store, the Runs tree (provider + view), diagnostics, watchers and the
 // open webview panels; it registers every command and panel, and it is what activate() returns to the tests.
 // Activation stays cheap: nothing is scanned until the Runs view asks for its first children or a command needs runs.
-import { setReaderWorkerNice } from '../core/fs/workerPriority';
 import * as vscode from 'vscode';
 import { Disposable, Emitter, type IDisposable } from '../core/lifecycle';
 import { countRun } from '../core/model';
@@ -58,9 +57,6 @@ function workspaceFolders(): StoreFolder[] {
     .map((f) => ({ path: f.uri.fsPath, name: f.name }));
 }
 
-/** Nice steps below the extension host's thread for the readers' worker threads (core/fs/workerPriority.ts). */
-const READER_WORKER_NICE = 5;
-
 export class HostContext extends Disposable implements HarborRunsApi {
   readonly extensionUri: vscode.Uri;
   readonly workspaceState: vscode.Memento;
@@ -90,8 +86,6 @@ export class HostContext extends Disposable implements HarborRunsApi {
 
   private constructor(context: vscode.ExtensionContext) {
     super();
-    // The readers' worker threads below this thread's priority (Linux): the host thread answers the views first.
-    setReaderWorkerNice(READER_WORKER_NICE);
     this.extensionUri = context.extensionUri;
     this.workspaceState = context.workspaceState;
     this.log = this.register(createLog());

@@ -6,7 +6,6 @@
 // The worker is started on first use and does not keep the process alive when idle.
 import { Worker } from 'node:worker_threads';
 import type { EntryType, FileRead, FileStat } from './port';
-import { LOWER_THIS_THREAD_SOURCE, readerWorkerData } from './workerPriority';
 
 export type Listing = [string, EntryType][] | undefined;
 
@@ -17,8 +16,7 @@ type WireRead = string | null | number | { error: string } | { text: string; bad
 // stat for an empty answer (verification.ts listDir): entries; [] for an empty or unreadable folder; undefined when
 // no folder is there. A link is reported as what it points to ('other' when broken).
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-${LOWER_THIS_THREAD_SOURCE}
+const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const { isUtf8 } = require('node:buffer');
 /** Offset of the first byte that is not part of well-formed UTF-8 (as core/honestInput.ts invalidUtf8At). */
@@ -266,7 +264,7 @@ export class DirLister {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(this.source, { eval: true, workerData: readerWorkerData() });
+    const w = new Worker(this.source, { eval: true });
     w.unref();
     w.on('message', (m: { id: number; out: unknown }) => {
       const p = this.pending.get(m.id);

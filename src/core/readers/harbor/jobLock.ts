@@ -14,7 +14,6 @@ import { JobLockSchema, type JobLock } from '../../schemas/harbor';
 import { safeParsePlain } from '../../schemas/plainCheck';
 import { issueProblems, jsonDocumentOf } from '../jsonFile';
 import { workerBundle } from '../../fs/workerBundle';
-import { readerWorkerData } from '../../fs/workerPriority';
 
 /** What the run reads of a job's lock.json. */
 export type JobLockRead = { lock: Pick<JobLock, 'harbor'> | null; problems: Problem[] };
@@ -51,7 +50,7 @@ export function jobLockWorkerFile(): string | undefined {
 
 function onWorker(file: string, job: JobLockJob): Promise<JobLockRead> {
   return new Promise<JobLockRead>((resolve, reject) => {
-    const w = new Worker(file, { workerData: readerWorkerData() });
+    const w = new Worker(file);
     const done = (f: () => void) => { f(); void w.terminate(); };
     w.once('message', (a: JobLockRead | { failed: string }) => done(() => ('failed' in a ? reject(new Error(a.failed)) : resolve(a))));
     w.once('error', (e) => done(() => reject(e)));

@@ -1,11 +1,8 @@
 // The lock worker (bundled as out/jobLockWorker.js, started by jobLock.ts for a large job lock.json): reads, parses
 // and validates the lock and answers with what the run reads of it (its harbor block and its problems), so the
 // document of every trial's lock is built, and dropped, off the caller's thread.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { readJobLockOnWorker, type JobLockJob } from './jobLock';
-import { lowerThisThread } from '../../fs/workerPriority';
-
-lowerThisThread(workerData);
 
 parentPort!.once('message', (job: JobLockJob) => {
   readJobLockOnWorker(job).then(

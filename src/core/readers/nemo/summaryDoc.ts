@@ -25,7 +25,6 @@ import { invalidUtf8At, lineOfByte } from '../../honestInput';
 import { isObj } from './summaryShape';
 import { LARGE_DOCS, type LargeDocKind } from '../largeDocs';
 import { workerBundle } from '../../fs/workerBundle';
-import { readerWorkerData } from '../../fs/workerPriority';
 import { jsonSlice } from '../../jsonSlices';
 import { placeInFile } from './placeInFile';
 
@@ -49,7 +48,7 @@ export function summaryWorkersRunning(): number {
 
 /** A summary worker thread, counted in `running` until it exits. */
 function startWorker(file: string): Worker {
-  const w = new Worker(file, { workerData: readerWorkerData() });
+  const w = new Worker(file);
   running++;
   w.once('exit', () => { running--; });
   return w;

@@ -1,11 +1,8 @@
 // The summary worker (bundled as out/summaryDocWorker.js, started by summaryDoc.ts): for a large run summary it reads,
 // parses and validates it, sends its value in slices of tasks (one each time the caller asks), then the text's digest,
 // and is ended; started again with paths (a PlaceJob), it reads the file again and says where they are.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { placeInFile, serveSummary, type PlaceJob, type SummaryJob, type WorkerAsk } from './summaryDoc';
-import { lowerThisThread } from '../../fs/workerPriority';
-
-lowerThisThread(workerData);
 
 parentPort!.once('message', (job: SummaryJob | PlaceJob) => {
   const failed = (e: unknown) => parentPort!.postMessage({ kind: 'failed', message: String((e as Error)?.message ?? e) });
