@@ -54,6 +54,17 @@ function unescapedSyntax(text: string): string[] {
   return hits;
 }
 
+/** A run of one task and attempt, and its nodes: the run, the task, the attempt, a problem and an unvalidated reason. */
+function runNodes(run: Run, a: Attempt): { t: TreeNode; nodes: TreeNode[] } {
+  const runNode = makeRunNode(run);
+  const t = taskNode(run, run.tasks[0], runNode);
+  return { t, nodes: [
+    runNode, t, { kind: 'attempt', id: 'a', run, task: run.tasks[0], attempt: a, parent: t },
+    { kind: 'problem', id: 'p', run, problem: run.problems[0], parent: runNode },
+    { kind: 'reason', id: 'r', run, reason: run.unvalidated[0], which: 'unvalidated', parent: runNode },
+  ] };
+}
+
 test('escapeMd leaves no Markdown syntax, no control or bidi character; code() spans never break out', () => {
   for (const h of HOSTILE) {
     const md = escapeMd(h);
@@ -83,12 +94,8 @@ test('tooltips of a hostile run: its text renders as text (links, command: URIs,
     files: [], problems: [{ file: `/r/${h}`, severity: 'warning', code: 'x', message: h }], unvalidated: [{ taskId: h, reason: h }], skipped: [],
     tasks: [{ id: h, label: h, attempts: [a] }],
   };
-  const runNode = makeRunNode(run);
-  const t = taskNode(run, run.tasks[0], runNode);
   const nodes: TreeNode[] = [
-    runNode, t, { kind: 'attempt', id: 'a', run, task: run.tasks[0], attempt: a, parent: t },
-    { kind: 'problem', id: 'p', run, problem: run.problems[0], parent: runNode },
-    { kind: 'reason', id: 'r', run, reason: run.unvalidated[0], which: 'unvalidated', parent: runNode },
+    ...runNodes(run, a).nodes,
     { kind: 'failed-test', id: 'f', name: h, message: h, file: `/r/${h}` },
     { kind: 'missing-path', id: 'm', run, attempt: a, path: `/r/${h}` },
   ];
@@ -111,13 +118,7 @@ test('tree labels and descriptions of a hostile run: control and bidi characters
     files: [], problems: [{ file: '/r/x', severity: 'warning', code: 'x', message: h }], unvalidated: [{ taskId: h, reason: h }], skipped: [],
     tasks: [{ id: h, label: h, attempts: [a] }],
   };
-  const runNode = makeRunNode(run);
-  const t = taskNode(run, run.tasks[0], runNode);
-  const nodes: TreeNode[] = [
-    runNode, t, { kind: 'attempt', id: 'a', run, task: run.tasks[0], attempt: a, parent: t },
-    { kind: 'problem', id: 'p', run, problem: run.problems[0], parent: runNode },
-    { kind: 'reason', id: 'r', run, reason: run.unvalidated[0], which: 'unvalidated', parent: runNode },
-  ];
+  const { t, nodes } = runNodes(run, a);
   for (const n of nodes) {
     const spec = describe(n);
     for (const s of [spec.label, spec.description ?? '']) {
