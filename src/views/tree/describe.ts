@@ -73,9 +73,22 @@ export function runCounts(run: Run): ReturnType<typeof countRun> {
   return c;
 }
 
+/**
+ * "6 steps · reward 0.704" for a training run that has no attempts of its own (a viewer data dir's run with
+ * train/metrics.jsonl): its steps and the last step's reward, where "0/0 passed · 0 attempts" would say nothing.
+ */
+function trainingParts(run: Run): string[] | undefined {
+  const t = run.training;
+  if (!t || runCounts(run).total > 0) return undefined;
+  const parts = ['training', plural(t.steps, 'step')];
+  const reward = t.last?.reward;
+  if (typeof reward === 'number' && Number.isFinite(reward)) parts.push(`reward ${formatReward(reward)}`);
+  return parts;
+}
+
 export function runDescription(run: Run): string {
   const c = runCounts(run);
-  const parts = [`${c.passed}/${c.measured} passed`, plural(c.total, 'attempt')];
+  const parts = trainingParts(run) ?? [`${c.passed}/${c.measured} passed`, plural(c.total, 'attempt')];
   if (run.state === 'running') parts.push('running');
   else if (run.state === 'incomplete') parts.push('incomplete');
   if (run.summaryIsVirtual) parts.push('no summary');

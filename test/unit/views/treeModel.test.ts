@@ -87,6 +87,12 @@ test('descriptions, icons and flags say what happened', () => {
   assert.equal(outdated.description, '2/5 passed · 6 attempts · summary out of date');
   const one = describeNode(makeRunNode({ ...r, tasks: [task('solo', 0, [attempt('solo', 0, 'passed', 1)])] }));
   assert.equal(one.description, '1/1 passed · 1 attempt');
+  // A training run with no attempts of its own says its steps and last reward; with attempts, the attempts.
+  const training = { steps: 6, last: { step: 6, reward: 0.7041, loss: 0.3 } };
+  const trainingRun = { ...r, kind: 'viewer-data' as const, tasks: [], training, state: 'running' as const };
+  assert.equal(describeNode(makeRunNode(trainingRun)).description, 'training · 6 steps · reward 0.704 · running');
+  assert.equal(describeNode(makeRunNode({ ...trainingRun, training: { steps: 1, last: { reward: null } } })).description, 'training · 1 step · running');
+  assert.equal(describeNode(makeRunNode({ ...r, training })).description, '2/5 passed · 6 attempts');
   assert.match(tooltipOf(makeRunNode({ ...r, summaryOutdated: true })) ?? '', /older than the rows: Write Run Summary to update/);
   const tasks = childrenOf(makeRunNode(r), ctx()) as TreeNode[];
   const t2 = childrenOf(tasks[1], ctx()) as TreeNode[];
