@@ -16,6 +16,7 @@ import { streamObject, type Span } from './scan';
 import { resolveSubagents, type Embedded, type SubagentRef } from './subagents';
 import { isInside } from '../containment';
 import { describeWords, NON_FINITE_WHY, parseAllowingPythonFloats } from '../pythonFloats';
+import { notJsonMessage } from './honest';
 
 export type { TrajectoryFs } from './read';
 export type { KeptDoc } from './read';
@@ -89,7 +90,7 @@ function parseWhole(text: string, file: string, budget: Budget): Read {
     budget.keep?.set(file, keptParsed(doc));
     return words.length ? { ok: true, doc, nonFinite: `${describeWords(own, words)}: ${NON_FINITE_WHY}` } : { ok: true, doc };
   } catch (e) {
-    return { ok: false, message: `not valid JSON: ${(e as Error).message}` };
+    return { ok: false, message: notJsonMessage(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, e) };
   }
 }
 

@@ -103,14 +103,14 @@ test('files that cannot be read say why: missing, not JSON, too large, over the 
   unreadable(await load(mem({})), 'no such file');
   assert.equal((await load(mem({}))).file, FILE);
   let why = ''; try { JSON.parse('{"a":'); } catch (e) { why = (e as Error).message; }
-  unreadable(await load(mem({ 'trajectory.json': '{"a":' })), `not valid JSON: ${why}`);
+  unreadable(await load(mem({ 'trajectory.json': '{"a":' })), `not valid JSON at line 1, column 6: ${why}`);
   const doc = JSON.stringify({ schema_version: 'ATIF-v1.7', agent, steps: [step(1, 'user', 'a')] });
   unreadable(await load(mem({ 'trajectory.json': doc }), { maxBytes: 10 }), `too large (${doc.length} bytes; the limit is 10)`);
   unreadable(await load(mem({ 'trajectory.json': doc }), { maxFiles: 0 }), 'not read: more than 0 files');
   unreadable(await loadTrajectory(chunkedFs(mem({ 'trajectory.json': doc }), 7, 14), FILE), 'cannot be read: boom');
   // A task's seed stays one when it cannot be read.
   const seed = mem({ 'trajectory.json': '{', 'instruction.md': 'do it' }, '/tasks/t');
-  unreadable(await load(seed, {}, '/tasks/t/trajectory.json'), `not valid JSON: ${(() => { try { JSON.parse('{'); } catch (e) { return (e as Error).message; } return ''; })()}`, true);
+  unreadable(await load(seed, {}, '/tasks/t/trajectory.json'), `not valid JSON at line 1, column 2: ${(() => { try { JSON.parse('{'); } catch (e) { return (e as Error).message; } return ''; })()}`, true);
   // A byte order mark is not part of the JSON, read whole or streamed.
   const bom = (s: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(s)]);
   assert.equal((await load(mem({ 'trajectory.json': bom(doc) }))).steps.length, 1);
@@ -201,7 +201,7 @@ test('continuations: joined with copies folded (never in the first file); loops,
     assert.equal(c.files.length, 1);
   }
   let why = ''; try { JSON.parse('{'); } catch (e) { why = (e as Error).message; }
-  assert.deepEqual((await load(mem(ref('c.json', { 'c.json': '{' })))).problems, [P('/continued_trajectory_ref', 'error', `continuation "c.json": not valid JSON: ${why}`)]);
+  assert.deepEqual((await load(mem(ref('c.json', { 'c.json': '{' })))).problems, [P('/continued_trajectory_ref', 'error', `continuation "c.json": not valid JSON at line 1, column 2: ${why}`)]);
   const failing = await loadTrajectory(chunkedFs(mem(ref('c.json', { 'c.json': JSON.stringify({ ...h, steps: [step(1, 'user', 'b')] }) })), 7, 14, /c\.json$/), FILE);
   assert.equal(failing.unreadable, null);
   assert.deepEqual(failing.problems, [P('/continued_trajectory_ref', 'error', 'continuation "c.json": cannot be read: boom')]);

@@ -70,7 +70,7 @@ test('a trajectory cut off inside its steps (a trial killed mid-write): the raw 
   const cut = whole.slice(0, Math.floor(whole.length * 0.6));
   for (const fs of [memFolder({ 'trajectory.json': cut }, DIR), chunkedFs(memFolder({ 'trajectory.json': cut }, DIR), 64)]) {
     const s = await TrajectorySession.open(fs, FILE, DIR);
-    assert.match(s.view.unreadable ?? '', /^not valid JSON: /);
+    assert.match(s.view.unreadable ?? '', /^not valid JSON at line \d+, column \d+: /);
     assert.equal(s.view.steps.length, 0);
     assert.equal(s.raw([], null), cut);
     assert.equal(s.raw([], 0), null);

@@ -1,0 +1,33 @@
+// What the trajectory loader says about a file's text that a parse alone would leave vague: where a file that is not
+// JSON stops being JSON (line and column, as every other file of a run is reported: JSON.parse's own message gives
+// only a character position on Node 20, and none at all for "Unexpected token").
+import { visit } from 'jsonc-parser';
+
+/** 1-based line and column of a character offset in text. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(Math.max(offset, 0), text.length);
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) { line++; lineStart = i + 1; }
+  return { line, column: end - lineStart + 1 };
+}
+
+/** The offset of the first fault a strict JSON scan finds in text (its length when it finds none). */
+function firstFaultAt(text: string): number {
+  let at = -1;
+  visit(text, { onError: (_code, offset) => { if (at < 0) at = offset; } }, { disallowComments: true, allowTrailingComma: false });
+  return at < 0 ? text.length : at;
+}
+
+/**
+ * "not valid JSON at line L, column C: <JSON.parse's message>" for the error JSON.parse threw on `text`. Its
+ * "position N" is a character offset into `text`; a message without one ("Unexpected token 'o', …", "Unexpected end
+ * of JSON input") is placed where a strict scan finds the first fault. Newer V8 adds its own "(line L column C)",
+ * left out here as said once already.
+ */
+export function notJsonMessage(text: string, e: unknown): string {
+  const why = ((e as Error)?.message ?? String(e)).replace(/ \(line \d+ column \d+\)$/, '');
+  const m = /at position (\d+)/.exec(why);
+  const { line, column } = lineColumn(text, m ? Number(m[1]) : firstFaultAt(text));
+  return `not valid JSON at line ${line}, column ${column}: ${why}`;
+}
