@@ -1,7 +1,9 @@
-// What the trajectory loader says about a file's text that a parse alone would leave vague: where a file that is not
-// JSON stops being JSON (line and column, as every other file of a run is reported: JSON.parse's own message gives
-// only a character position on Node 20, and none at all for "Unexpected token").
+// What the trajectory loader says about a file's bytes and text that a parse alone would hide or leave vague
+// (docs/untrusted-runs.md#honest-inputs): where a file that is not JSON stops being JSON (line and column, as every
+// other file of a run is reported: JSON.parse's own message gives only a character position on Node 20), bytes that
+// are not UTF-8 (decoded as U+FFFD: the message shown is not what the agent wrote) and a byte order mark.
 import { visit } from 'jsonc-parser';
+import { invalidUtf8At, lineOfByte, startsWithBom } from '../honestInput';
 
 /** 1-based line and column of a character offset in text. */
 function lineColumn(text: string, offset: number): { line: number; column: number } {
@@ -30,4 +32,16 @@ export function notJsonMessage(text: string, e: unknown): string {
   const m = /at position (\d+)/.exec(why);
   const { line, column } = lineColumn(text, m ? Number(m[1]) : firstFaultAt(text));
   return `not valid JSON at line ${line}, column ${column}: ${why}`;
+}
+
+/** Warnings about the bytes of a trajectory file (the first `avail` of `buf`): a byte order mark, bytes not UTF-8. */
+export function byteWarnings(buf: Uint8Array, avail = buf.length): string[] {
+  const out: string[] = [];
+  if (startsWithBom(buf)) out.push('the file starts with a UTF-8 byte order mark: read without it');
+  const bad = invalidUtf8At(buf, 0, avail);
+  if (bad >= 0) {
+    const line = lineOfByte(buf, bad);
+    out.push(`the file holds bytes that are not UTF-8 (first at line ${line}): they read as U+FFFD (\ufffd), so text there is not what was written`);
+  }
+  return out;
 }

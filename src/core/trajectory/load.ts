@@ -16,7 +16,7 @@ import { streamObject, type Span } from './scan';
 import { resolveSubagents, type Embedded, type SubagentRef } from './subagents';
 import { isInside } from '../containment';
 import { describeWords, NON_FINITE_WHY, parseAllowingPythonFloats } from '../pythonFloats';
-import { notJsonMessage } from './honest';
+import { byteWarnings, notJsonMessage } from './honest';
 
 export type { TrajectoryFs } from './read';
 export type { KeptDoc } from './read';
@@ -67,8 +67,11 @@ async function refusedOutside(fs: TrajectoryFs, budget: Budget, file: string): P
   return null;
 }
 
-/** `nonFinite`: the warning when Python's NaN / Infinity words were read as no value (src/core/pythonFloats.ts). */
-type Read = { ok: true; doc: unknown; nonFinite?: string } | { ok: false; message: string };
+/**
+ * `nonFinite`: the warning when Python's NaN / Infinity words were read as no value (src/core/pythonFloats.ts);
+ * `bytes`: warnings about the file's bytes (honest.ts: a byte order mark, bytes that are not UTF-8).
+ */
+type Read = { ok: true; doc: unknown; nonFinite?: string; bytes?: string[] } | { ok: false; message: string };
 
 /** A whole file as a parsed document (continuations, subagent files, and the fallback of a file the scan refuses). */
 async function readJson(fs: TrajectoryFs, file: string, budget: Budget): Promise<Read> {
@@ -80,7 +83,15 @@ async function readJson(fs: TrajectoryFs, file: string, budget: Budget): Promise
   try {
     while (!src.eof) await src.more();
   } catch (e) { await o.close(); return { ok: false, message: `cannot be read: ${(e as Error).message}` }; }
-  return parseWhole(src.buf.toString('utf8', 0, src.avail), file, budget);
+  const read = parseWhole(src.buf.toString('utf8', 0, src.avail), file, budget);
+  if (read.ok) read.bytes = byteWarnings(src.buf, src.avail);
+  return read;
+}
+
+/** The warnings of a file read (a Read's `nonFinite` and `bytes`), first in `view`'s problems. */
+function readWarnings(view: TrajectoryView, file: string, r: { nonFinite?: string; bytes?: string[] }): void {
+  const ws = [...r.bytes ?? [], ...r.nonFinite ? [r.nonFinite] : []];
+  view.problems.unshift(...ws.map((message) => ({ file, pointer: '', severity: 'warning' as const, message })));
 }
 
 function parseWhole(text: string, file: string, budget: Budget): Read {
@@ -124,7 +135,7 @@ async function loadFile(fs: TrajectoryFs, file: string, budget: Budget, depth: n
   const r = await readJson(fs, file, budget);
   if (!r.ok) return unreadable(emptyView(file, ''), r.message);
   const view = await buildView(fs, r.doc, file, '', budget, depth);
-  if (r.nonFinite) view.problems.unshift({ file, pointer: '', severity: 'warning', message: r.nonFinite });
+  readWarnings(view, file, r);
   return view;
 }
 
@@ -299,7 +310,7 @@ async function streamFile(fs: TrajectoryFs, view: TrajectoryView, budget: Budget
     if (!whole.ok) { budget.keep?.set(file, keptText(text)); unreadable(view, whole.message); return; }
     const taskLevel = view.taskLevel;
     Object.assign(view, await buildView(fs, whole.doc, file, '', budget, 0), { taskLevel });
-    if (whole.nonFinite) view.problems.unshift({ file, pointer: '', severity: 'warning', message: whole.nonFinite });
+    readWarnings(view, file, { ...whole, bytes: byteWarnings(src.buf, src.avail) });
     return;
   }
   budget.keep?.set(file, keptStreamed(src, spans, top));
@@ -320,6 +331,7 @@ async function streamFile(fs: TrajectoryFs, view: TrajectoryView, budget: Budget
     tl.addFile(top, file, '');
   }
   view.problems.unshift(...headerProblems);
+  readWarnings(view, file, { bytes: byteWarnings(src.buf, src.avail) });
   await finishView(fs, tl, top, '', budget, 0);
 }
 
@@ -350,7 +362,7 @@ async function finishView(fs: TrajectoryFs, tl: Timeline, root: Obj, ptr: string
     const r = await readJson(fs, next, budget);
     if (!r.ok) { view.problems.push({ file: lastFile, pointer: at, severity: 'error', message: `continuation ${JSON.stringify(ref)}: ${r.message}` }); break; }
     if (!isObj(r.doc) || !detect(r.doc).atif) { view.problems.push({ file: next, pointer: '', severity: 'error', message: 'continuation is not an ATIF document' }); break; }
-    if (r.nonFinite) view.problems.push({ file: next, pointer: '', severity: 'warning', message: r.nonFinite });
+    for (const message of [...r.bytes ?? [], ...r.nonFinite ? [r.nonFinite] : []]) view.problems.push({ file: next, pointer: '', severity: 'warning', message });
     tl.addFile(r.doc, next, '');
     last = r.doc; lastFile = next; lastPtr = '';
     if (n === budget.limits.maxContinuations - 1 && str(own(last, 'continued_trajectory_ref'))) {
