@@ -1,6 +1,7 @@
 // `harbor-runs summary <rollouts.jsonl> [--split S] [--before-dispatch FILE | --resumed] [--target T] [--agent A]
 //   [--taskset TS] [--num-repeats N] [--run-config FILE] [--unvalidated TASK[=REASON]]... [--skipped TASK=REASON]...`: writes `<stem>_run_summary.json` with exactly the
-// bytes the VS Code command writes (writeRunSummary → serializeSummary). Exit 0 written, 1 could not write, 2 usage.
+// bytes the VS Code command writes (writeRunSummary → serializeSummary). Exit 0 written, 1 could not write, 2 usage,
+// 130 / 143 cancelled by SIGINT / SIGTERM (nothing written).
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { NodeFs } from '../../core/fs/nodeFs';
@@ -24,6 +25,10 @@ function reasons(list: string[] | undefined, defaultReason: string | undefined, 
   }
   return out;
 }
+
+/** The signals that cancel a write, and the exit status a shell gives a process they end (128 + the number). */
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 /** Info problems the CLI prints too: they say how the run was read. */
 const SAID = new Set(['run-config-located', 'resumed']);
@@ -81,9 +86,28 @@ export async function run(argv: string[]): Promise<number> {
   if (one('taskset') !== undefined) identity.taskset = one('taskset');
   const numRepeats = one('num-repeats') !== undefined ? Number(one('num-repeats')) : undefined;
   const runConfig = one('run-config') !== undefined ? path.resolve(one('run-config')!).split(path.sep).join('/') : undefined;
-  const res = await writeRunSummary(new NodeFs(), rollouts, {
-    split: one('split'), beforeDispatch, unvalidated, skipped, identity, numRepeats, runConfig,
-  });
+  // Ctrl-C (or a TERM from a pipeline) cancels the write: the temp file is removed and the summary stays as it was,
+  // rather than the process dying with a half-written temp file beside it. A second signal exits at once.
+  const cancel = new AbortController();
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (signalled) process.exit(SIGNAL_EXIT[sig]);
+    signalled = sig;
+    cancel.abort(new Error('cancelled'));
+  };
+  for (const sig of SIGNALS) process.on(sig, onSignal);
+  let res: Awaited<ReturnType<typeof writeRunSummary>>;
+  try {
+    res = await writeRunSummary(new NodeFs(), rollouts, {
+      split: one('split'), beforeDispatch, unvalidated, skipped, identity, numRepeats, runConfig, signal: cancel.signal,
+    });
+  } finally {
+    for (const sig of SIGNALS) process.off(sig, onSignal);
+  }
+  if (signalled && res.error) {
+    process.stderr.write(`harbor-runs summary: cancelled (${signalled}): nothing written, ${res.path} is as it was\n`);
+    return SIGNAL_EXIT[signalled];
+  }
   if (!args.flags.has('quiet')) {
     // Warnings and errors, and which run config was used and whether the run was read as resumed.
     for (const p of res.problems) if (p.severity !== 'info' || SAID.has(p.code)) process.stderr.write(`${formatProblem(p)}\n`);
