@@ -86,6 +86,18 @@ function trainingParts(run: Run): string[] | undefined {
   return parts;
 }
 
+/**
+ * A run's row: its label and what follows its counts. A Harbor job's label is long ("job · dataset · agents ·
+ * models") and would hide its counts in a sidebar of ordinary width: its row is named by the job, and the agents,
+ * models and dataset follow the counts (its tooltip and every panel still give the whole label).
+ */
+export function runRow(run: Run): { label: string; after?: string } {
+  const job = run.kind === 'harbor-job' ? run.identity.job : undefined;
+  if (!job) return { label: run.label };
+  const after = [run.identity.agent, run.identity.model, run.identity.dataset].filter(Boolean).join(' · ');
+  return after ? { label: job, after } : { label: job };
+}
+
 export function runDescription(run: Run): string {
   const c = runCounts(run);
   const parts = trainingParts(run) ?? [`${c.passed}/${c.measured} passed`, plural(c.total, 'attempt')];
@@ -149,6 +161,11 @@ function refusedSpec(id: string, label: string, path: string | undefined, reason
   };
 }
 
+function runRowText(run: Run): { label: string; description: string } {
+  const { label, after } = runRow(run);
+  return { label, description: after ? `${runDescription(run)} · ${after}` : runDescription(run) };
+}
+
 /** The item for a node, its label and description as shown: a run's control and bidi characters as escapes. */
 export function describe(n: TreeNode): ItemSpec {
   const spec = describeNode(n);
@@ -175,7 +192,7 @@ function describeNode(n: TreeNode): ItemSpec {
       if (run.rolloutsPath) ctx.push('rollouts');
       if (run.summaryPath && !run.summaryIsVirtual) ctx.push('summary');
       return {
-        id: n.id, label: run.label, description: runDescription(run), icon: runIcon(run), collapsible: 'collapsed',
+        id: n.id, ...runRowText(run), icon: runIcon(run), collapsible: 'collapsed',
         contextValue: ctx.join('+'), path: run.anchor, click: 'none',
         flag: np > 0 && run.problems.some((p) => p.severity !== 'info')
           ? { badge: String(Math.min(np, 99)), severity: run.problems.some((p) => p.severity === 'error') ? 'error' : 'warning', reason: `${np} problem${np === 1 ? '' : 's'}` }

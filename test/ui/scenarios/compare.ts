@@ -16,8 +16,8 @@ export const scenario: Scenario = {
 
     // 1. Two runs selected in the tree, "Compare Runs" from the context menu.
     await ctx.openHarborView();
-    const a = ctx.treeRow(new RegExp(`^${BASE} ·`));
-    const b = ctx.treeRow(new RegExp(`^${CAND} ·`));
+    const a = ctx.treeItem(BASE);
+    const b = ctx.treeItem(CAND);
     await a.waitFor({ state: 'visible', timeout: 60_000 });
     await a.click();
     await b.click({ modifiers: ['ControlOrMeta'] });

@@ -9,6 +9,7 @@ import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
 import { dashboardModel } from '../../../src/core/dashboard';
 import { closeEditors, collapseTree, openOverviewFromPalette, type Scenario, type UiContext } from '../driver';
+import { runRow } from '../../../src/views/tree/describe';
 
 async function shown(frame: FrameLocator): Promise<number> {
   return Number(await frame.locator('section.task-table').getAttribute('data-shown'));
@@ -63,7 +64,7 @@ export const scenario: Scenario = {
     // 1. The Harbor job's dashboard.
     await ctx.openHarborView();
     // The runs are loaded once the tree lists them (the palette's run pick is empty before).
-    await ctx.treeItem(job.label).waitFor({ state: 'visible', timeout: 90_000 });
+    await ctx.treeItem(runRow(job).label).waitFor({ state: 'visible', timeout: 90_000 });
     await openOverviewFromPalette(ctx, job.label.split(' · ')[0]);
     const frame = await ctx.webviewFrame('#dash-summary');
     await ctx.until(async () => (await frame.locator('.pass-at table.data tbody tr').count()) === model.passAt.length, `the pass@k table has ${model.passAt.length} rows`);

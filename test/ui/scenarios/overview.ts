@@ -6,6 +6,7 @@ import type { Attempt, Run, SourceKind, Task } from '../../../src/core/model';
 import { NodeFs } from '../../../src/core/fs/nodeFs';
 import { loadRuns } from '../../../src/core/load';
 import type { Scenario, UiContext } from '../driver';
+import { runRow } from '../../../src/views/tree/describe';
 
 const KINDS: { kind: SourceKind; name: string }[] = [
   { kind: 'nemo-gym', name: 'nemo' },
@@ -18,10 +19,10 @@ interface Pick { run: Run; tasks: { task: Task; attempt: Attempt }[] }
 /** Runs of `kind` with a unique label, each with its tasks that have an attempt with evidence rows to show. */
 function candidates(runs: Run[], kind: SourceKind): Pick[] {
   const labelCount = new Map<string, number>();
-  for (const r of runs) labelCount.set(r.label, (labelCount.get(r.label) ?? 0) + 1);
+  for (const r of runs) labelCount.set(runRow(r).label, (labelCount.get(runRow(r).label) ?? 0) + 1);
   const out: Pick[] = [];
   for (const run of runs) {
-    if (run.kind !== kind || labelCount.get(run.label) !== 1) continue;
+    if (run.kind !== kind || labelCount.get(runRow(run).label) !== 1) continue;
     const tasks: Pick['tasks'] = [];
     for (const task of run.tasks) {
       const attempt = task.attempts.find((a) => a.evidence.length > 0);
@@ -34,9 +35,9 @@ function candidates(runs: Run[], kind: SourceKind): Pick[] {
 
 async function walk(ctx: UiContext, step: string, pick: Pick): Promise<void> {
   const { run } = pick;
-  const runRow = ctx.treeItem(run.label);
-  await runRow.scrollIntoViewIfNeeded({ timeout: 20_000 }).catch(() => undefined);
-  await ctx.expand(runRow);
+  const row = ctx.treeItem(runRow(run).label);
+  await row.scrollIntoViewIfNeeded({ timeout: 20_000 }).catch(() => undefined);
+  await ctx.expand(row);
   // The tree lists only what fits: once task rows show, take the first task (with evidence) whose row is rendered.
   const firstShown = async () => {
     for (const t of pick.tasks) if (await ctx.treeItem(t.task.label || t.task.id).isVisible()) return t;
@@ -59,7 +60,7 @@ async function walk(ctx: UiContext, step: string, pick: Pick): Promise<void> {
   // Fold back so the next run's rows fit on screen.
   await ctx.collapse(attemptRow);
   await ctx.collapse(taskRow);
-  await ctx.collapse(runRow);
+  await ctx.collapse(row);
 }
 
 export const scenario: Scenario = {
@@ -74,7 +75,7 @@ export const scenario: Scenario = {
     await ctx.openHarborView();
     await ctx.until(async () => (await ctx.treeRowTexts()).length > 0, 'the Runs tree shows no rows', 60_000);
     for (const { pick } of picks) {
-      await ctx.treeItem(pick.run.label).waitFor({ state: 'visible', timeout: 30_000 })
+      await ctx.treeItem(runRow(pick.run).label).waitFor({ state: 'visible', timeout: 30_000 })
         .catch(() => { throw new Error(`no tree row for run "${pick.run.label}" (${pick.run.kind})`); });
     }
     await ctx.shot('1-runs');

@@ -93,6 +93,10 @@ test('descriptions, icons and flags say what happened', () => {
   assert.equal(describeNode(makeRunNode(trainingRun)).description, 'training · 6 steps · reward 0.704 · running');
   assert.equal(describeNode(makeRunNode({ ...trainingRun, training: { steps: 1, last: { reward: null } } })).description, 'training · 1 step · running');
   assert.equal(describeNode(makeRunNode({ ...r, training })).description, '2/5 passed · 6 attempts');
+  // A Harbor job's row is named by its job; its counts come first, then its agents, models and dataset.
+  const identity = { job: '2026-09-02__10-00-00', agent: 'terminus-2', model: 'openai/gpt-5', dataset: 'terminal-bench/terminal-bench-2' };
+  const job = describeNode(makeRunNode({ ...r, kind: 'harbor-job', identity, label: '2026-09-02__10-00-00 · terminal-bench/terminal-bench-2 · terminus-2 · openai/gpt-5' }));
+  assert.deepEqual([job.label, job.description], ['2026-09-02__10-00-00', '2/5 passed · 6 attempts · terminus-2 · openai/gpt-5 · terminal-bench/terminal-bench-2']);
   assert.match(tooltipOf(makeRunNode({ ...r, summaryOutdated: true })) ?? '', /older than the rows: Write Run Summary to update/);
   const tasks = childrenOf(makeRunNode(r), ctx()) as TreeNode[];
   const t2 = childrenOf(tasks[1], ctx()) as TreeNode[];
