@@ -23,11 +23,16 @@ suite('runs tree', () => {
     for (const k of ['nemo-gym', 'harbor-job', 'viewer-data']) assert.ok(kinds.has(k), `a ${k} run is shown (got ${[...kinds].join(', ')})`);
     for (const n of runs) {
       const item = a.getTreeItem(n);
+      assert.equal(item.id, `run:${n.kind === 'run' ? n.run.id : ''}`);
+      assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+      if (n.kind === 'run' && n.run.training && n.run.tasks.every((t) => t.attempts.length === 0)) {
+        // A training run with no attempts of its own: its steps and last reward instead.
+        assert.match(String(item.description), /^training · \d+ steps? · reward \d/, `${labelOf(item)}: ${String(item.description)}`);
+        continue;
+      }
       const m = /^\d+\/\d+ passed · (\d+) attempt(s?)(?: · |$)/.exec(String(item.description));
       assert.ok(m, `${labelOf(item)}: ${String(item.description)}`);
       assert.equal(m[2] === '', m[1] === '1', `one attempt in the singular, others in the plural: ${String(item.description)}`);
-      assert.equal(item.id, `run:${n.kind === 'run' ? n.run.id : ''}`);
-      assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     }
   });
 
