@@ -107,12 +107,40 @@ function needsAttention(t: Task): boolean {
   return t.attempts.length === 0 || t.attempts.some((a) => a.outcome !== 'passed' || a.missing.length > 0);
 }
 
+/**
+ * How much a task needs attention, most first: 0 no attempt, an attempt missing or errored (infra, agent) or evidence
+ * missing; 1 no attempt passed; 2 the rest (some attempt did not pass).
+ */
+function attentionTier(t: Task): number {
+  if (t.attempts.length === 0) return 0;
+  let passed = false;
+  for (const a of t.attempts) {
+    if (a.outcome === 'missing' || a.outcome === 'infra-error' || a.outcome === 'agent-error' || a.missing.length > 0) return 0;
+    if (a.outcome === 'passed') passed = true;
+  }
+  return passed ? 2 : 1;
+}
+
+/**
+ * The tasks that need attention. When they are more than the list shows, the most in need come first (attentionTier,
+ * in run order within a tier), so a cut list of a large run shows its errors and tasks never passed, not its first
+ * tasks that failed once.
+ */
+function attentionTasks(r: InspectedRun, max: number): { tasks: readonly Task[]; ranked: boolean } {
+  const tasks = r.tasks.filter(needsAttention);
+  if (tasks.length <= max) return { tasks, ranked: false };
+  const tiers = tasks.map(attentionTier);
+  const order = tasks.map((_, i) => i).sort((a, b) => tiers[a] - tiers[b] || a - b);
+  return { tasks: order.map((i) => tasks[i]), ranked: true };
+}
+
 function taskLines(base: string, r: InspectedRun, o: Required<Omit<TextOptions, 'all'>> & { all: boolean }): string[] {
-  const tasks = o.all ? r.tasks : r.tasks.filter(needsAttention);
+  const { tasks, ranked } = o.all ? { tasks: r.tasks, ranked: false } : attentionTasks(r, o.maxTasks);
   const out: string[] = [];
   if (o.all) out.push('  tasks');
   else if (tasks.length) {
     out.push(`  attention  ${tasks.length} of ${r.tasks.length} tasks have an attempt that did not pass or is missing evidence`);
+    if (ranked) out.push('             most in need first: errors and missing evidence, then tasks never passed, then the rest');
   } else if (r.tasks.length) {
     out.push(`  attention  none: every attempt of ${plural(r.tasks.length, 'task')} passed`);
   }

@@ -48,6 +48,21 @@ test('the tasks that need attention are capped, with how many more', () => {
   assert.match(text, /… 30 more tasks \(--all lists every task and attempt\)/);
 });
 
+test('a cut attention list shows the tasks most in need first: errors and missing evidence, then never passed', () => {
+  const tasks = Array.from({ length: 30 }, (_, i) => many(`t${String(i).padStart(2, '0')}`, 2, 2));
+  tasks.push({ id: 'never', label: 'never', attempts: [attempt('never', 0, 'failed'), attempt('never', 1, 'failed')] });
+  tasks.push({ id: 'infra', label: 'infra', attempts: [attempt('infra', 0, 'passed'), attempt('infra', 1, 'infra-error')] });
+  tasks.push({ id: 'gone', label: 'gone', attempts: [{ ...attempt('gone', 0, 'passed'), missing: ['/r/v/gone/trajectory.json'] }] });
+  const lines = renderRunText('/r', inspectRun(run(tasks))).split('\n');
+  const listed = lines.filter((l) => /^ {4}\S/.test(l)).map((l) => l.trim().split(/\s+/)[0]);
+  assert.deepEqual(listed.slice(0, 4), ['infra', 'gone', 'never', 't00'], lines.join('\n'));
+  assert.ok(lines.some((l) => /most in need first/.test(l)));
+  // A list that is not cut keeps the run's order and says nothing of an order.
+  const few = renderRunText('/r', inspectRun(run(tasks.slice(28)))).split('\n');
+  assert.deepEqual(few.filter((l) => /^ {4}\S/.test(l)).map((l) => l.trim().split(/\s+/)[0]), ['t28', 't29', 'never', 'infra', 'gone']);
+  assert.ok(!few.some((l) => /most in need first/.test(l)));
+});
+
 // Every line of a run's text, exactly: what each attempt's reason reads, the identity, training and pass@k lines,
 // skipped / unvalidated tasks, missing and stale files, problems by code, and the caps on each list.
 const at = (i: number, outcome: Outcome, extra: Partial<Attempt> = {}): Attempt => ({
@@ -258,6 +273,7 @@ test('all: every task and attempt under "tasks", labels padded to at most 32; pr
   assert.equal(renderRunText('/w', inspectRun(three), { maxTasks: 1, maxProblems: 2 }), [
     ...head,
     '  attention  2 of 3 tasks have an attempt that did not pass or is missing evidence',
+    '             most in need first: errors and missing evidence, then tasks never passed, then the rest',
     '    a-label-of-exactly-thirty-five-chars  #1 failed (reward 0.0)',
     '    … 1 more tasks (--all lists every task and attempt)',
     ...capped,
