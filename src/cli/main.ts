@@ -2,16 +2,20 @@
 // Exit codes: 0 when it could read (problems in the data are reported, not fatal), 2 on usage errors,
 // 1 when a path cannot be read at all.
 import { commands } from './commands';
+import { USAGE as inspect } from './commands/inspect';
+import { USAGE as summary } from './commands/summary';
+import { USAGE as signatures } from './commands/signatures';
+import { USAGE as trajectory } from './commands/trajectory';
+import { USAGE as compare } from './commands/compare';
 
+const line = (usage: string) => `  ${usage.replace(/^usage: /, '').trimEnd()}\n`;
+
+/** `harbor-runs help`: every command's own usage line (the one its --help and its usage errors print). */
 export const USAGE = `harbor-runs — inspect Harbor runs (NeMo Gym run summaries, Harbor job folders, viewer data dirs)
 
 Usage:
-  harbor-runs inspect <path> [--all] [--json] [--include GLOB]... [--exclude GLOB]... [--max-folders N]
-  harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE] [--target T] [--agent A]
-  harbor-runs signatures <rollouts.jsonl> [--out FILE]
-  harbor-runs trajectory <trajectory.json> [--json]
-  harbor-runs compare <run path> <run path> [...] [--merge] [--all] [--json] [--k K]
-  harbor-runs help
+${[inspect, summary, signatures, trajectory, compare].map(line).join('')}  harbor-runs help
+  harbor-runs <command> --help
 `;
 
 export async function main(argv: string[]): Promise<number> {

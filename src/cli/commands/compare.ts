@@ -11,7 +11,8 @@ import { loadRuns } from '../../core/load';
 import { compareSides, renderCompareText, sidesOf } from '../../core/compare';
 import { writeJson } from '../jsonOut';
 
-const USAGE = 'usage: harbor-runs compare <run path> <run path> [...] [--merge] [--all] [--json] [--k K]\n';
+/** The command's usage line (also in `harbor-runs help`). */
+export const USAGE = 'usage: harbor-runs compare <run path> <run path> [...] [--merge] [--all] [--json] [--k K]\n';
 
 export async function run(argv: string[]): Promise<number> {
   let args;

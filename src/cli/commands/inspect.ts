@@ -13,7 +13,8 @@ import { writeJson } from '../jsonOut';
 import { describeCap, describeLink, emptyDiscoveryReport } from '../../core/discovery';
 import { safeLine } from '../../core/terminalText';
 
-const USAGE = 'usage: harbor-runs inspect <path> [--all] [--json] [--include GLOB]... [--exclude GLOB]... [--max-folders N]\n';
+/** The command's usage line (also in `harbor-runs help`). */
+export const USAGE = 'usage: harbor-runs inspect <path> [--all] [--json] [--include GLOB]... [--exclude GLOB]... [--max-folders N]\n';
 
 /** An absolute POSIX path for a command-line path. */
 function toPosixAbsolute(p: string): string {

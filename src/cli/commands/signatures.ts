@@ -8,12 +8,14 @@ import { NodeFs } from '../../core/fs/nodeFs';
 import { outputSignatures, signaturesPathFor, signaturesSidecar } from '../../core/summary';
 import { parseArgs, UsageError } from '../args';
 
-const USAGE = 'usage: harbor-runs signatures <rollouts.jsonl> [--out FILE] [--resumed]\n';
+/** The command's usage line (also in `harbor-runs help`). */
+export const USAGE = 'usage: harbor-runs signatures <rollouts.jsonl> [--out FILE] [--resumed]\n';
 
 export async function run(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs(argv, { flags: ['resumed'], values: ['out'] });
+    args = parseArgs(argv, { flags: ['resumed', 'help'], values: ['out'] });
+    if (args.flags.has('help')) { process.stdout.write(USAGE); return 0; }
     if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? 'give exactly one rollouts file' : 'the rollouts file is missing');
     if ((args.values.get('out')?.length ?? 0) > 1) throw new UsageError('--out is given more than once');
   } catch (e) {

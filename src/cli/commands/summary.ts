@@ -10,7 +10,8 @@ import type { Problem } from '../../core/model';
 import { parseArgs, UsageError } from '../args';
 import { plural } from '../../core/format';
 
-const USAGE = 'usage: harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE | --resumed] [--target T] [--agent A]'
+/** The command's usage line (also in `harbor-runs help`). */
+export const USAGE = 'usage: harbor-runs summary <rollouts.jsonl> [--split validation] [--before-dispatch FILE | --resumed] [--target T] [--agent A]'
   + ' [--taskset TS] [--num-repeats N] [--run-config FILE] [--unvalidated TASK[=REASON]]... [--skipped TASK=REASON]...\n';
 
 function reasons(list: string[] | undefined, defaultReason: string | undefined, flag: string): Record<string, string> | undefined {
@@ -40,7 +41,8 @@ export function formatProblem(p: Problem): string {
 export async function run(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs(argv, { flags: ['quiet', 'resumed'], values: ['split', 'before-dispatch', 'target', 'agent', 'taskset', 'num-repeats', 'run-config', 'unvalidated', 'skipped'] });
+    args = parseArgs(argv, { flags: ['quiet', 'resumed', 'help'], values: ['split', 'before-dispatch', 'target', 'agent', 'taskset', 'num-repeats', 'run-config', 'unvalidated', 'skipped'] });
+    if (args.flags.has('help')) { process.stdout.write(USAGE); return 0; }
     if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? 'give exactly one rollouts file' : 'the rollouts file is missing');
     for (const k of ['split', 'before-dispatch', 'target', 'agent', 'taskset', 'num-repeats', 'run-config']) {
       if ((args.values.get(k)?.length ?? 0) > 1) throw new UsageError(`--${k} is given more than once`);

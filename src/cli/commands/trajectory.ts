@@ -7,7 +7,8 @@ import { NodeFs } from '../../core/fs/nodeFs';
 import { loadTrajectory, renderTrajectoryText, trajectoryDocument } from '../../core/trajectory';
 import { safeJson, safeLine } from '../../core/terminalText';
 
-const USAGE = 'usage: harbor-runs trajectory <trajectory.json> [--json]\n';
+/** The command's usage line (also in `harbor-runs help`). */
+export const USAGE = 'usage: harbor-runs trajectory <trajectory.json> [--json]\n';
 
 export async function run(argv: string[]): Promise<number> {
   let args;
