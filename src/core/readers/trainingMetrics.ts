@@ -15,6 +15,8 @@ import { TimeSlice } from '../turn';
 
 /** At most this many "teaches nothing" notes per run; the rest are counted in one more note. */
 const MAX_FLAT_NOTES = 3;
+/** At most this many steps named for going back; the rest are counted. */
+const MAX_BACK_NOTES = 3;
 /** At most this many rows named for not matching the schema; the rest are counted. */
 const MAX_SCHEMA_NOTES = 20;
 /** At most this many of the file's own problems (bad lines …) listed, as readJsonl does by default. */
@@ -36,6 +38,9 @@ interface Tally {
   last: Record<string, number | null> | undefined;
   flat: number;
   schemaIssues: number;
+  /** The step of the last row counted, and how many rows had a step not above the one before (steps going back). */
+  lastStep: number | undefined;
+  back: number;
   /** Schema and zero-advantage notes, in line order. */
   rowNotes: Problem[];
   /** The file's own problems (readJsonl's), in line order. */
@@ -72,6 +77,17 @@ function addRow(t: Tally, file: string, row: Record<string, unknown>, line: numb
     }
   }
   t.steps++;
+  // A trainer resumed from an earlier checkpoint appends the steps after it again: the file's rows are then not one
+  // per step, and the curves (drawn in file order) go back. Said at the first rows where it happens.
+  // (A step that is not a whole number ≥ 0 has its schema warning already, and is not compared.)
+  const step = row.step as number;
+  if (Number.isSafeInteger(step) && step >= 0) {
+    if (t.lastStep !== undefined && step <= t.lastStep && ++t.back <= MAX_BACK_NOTES) {
+      t.rowNotes.push({ file, line, severity: 'warning', code: 'step-order',
+        message: `line ${line}: step ${step} comes after step ${t.lastStep}: the steps go back (a run resumed from an earlier checkpoint writes them again), so rows are counted and drawn in file order, not one per step` });
+    }
+    t.lastStep = step;
+  }
   const last: Record<string, number | null> = {};
   for (const [k, x] of Object.entries(row)) {
     if (typeof x === 'number' || x === null) last[k] = x;
@@ -91,6 +107,9 @@ function problemsOf(t: Tally, file: string, dropped: number): Problem[] {
   if (t.schemaIssues > MAX_SCHEMA_NOTES) {
     out.push({ file, severity: 'warning', code: 'more-problems', message: `${t.schemaIssues - MAX_SCHEMA_NOTES} more rows do not match the metrics schema` });
   }
+  if (t.back > MAX_BACK_NOTES) {
+    out.push({ file, severity: 'warning', code: 'step-order', message: `${t.back - MAX_BACK_NOTES} more ${t.back - MAX_BACK_NOTES === 1 ? 'row' : 'rows'} whose step is not above the one before` });
+  }
   if (t.flat > MAX_FLAT_NOTES) {
     out.push({ file, severity: 'info', code: 'zero-advantage', message: `${t.flat - MAX_FLAT_NOTES} more steps teach nothing (reward_std 0)` });
   }
@@ -106,7 +125,7 @@ export async function readTrainingMetrics(fs: FsPort, file: string): Promise<Tra
   const earlier = files.get(file);
   files.delete(file);
   const goOn = earlier !== undefined && await grownSince(fs, file, earlier.mark);
-  const tally = goOn ? copyTally(earlier.tally) : { steps: 0, last: undefined, flat: 0, schemaIssues: 0, rowNotes: [], fileProblems: [] };
+  const tally = goOn ? copyTally(earlier.tally) : { steps: 0, last: undefined, flat: 0, schemaIssues: 0, lastStep: undefined, back: 0, rowNotes: [], fileProblems: [] };
   let tail: Tally | undefined; // the lines read plus a last line without a newline, which the next read reads again
   const slice = new TimeSlice();
   const res = await readJsonl(fs, file, (row, line, terminated) => {

@@ -92,3 +92,17 @@ test('the file\'s own problems: a folder or a missing file is unreadable; bad li
   assert.deepEqual(m.problems.slice(0, 3).map((p) => [p.line, p.severity, p.code]), [[2, 'error', 'parse-error'], [3, 'error', 'not-object'], [4, 'error', 'parse-error']]);
   assert.deepEqual(m.problems[200], { file, severity: 'warning', code: 'more-problems', message: `7 more problems in ${file} not listed` });
 });
+
+test('steps that go back (a trainer resumed from an earlier checkpoint appends them again): a warning at the first rows, the rest counted', async () => {
+  const rows = [1, 2, 3, 4, 5, 3, 4, 5, 6, 2, 3, 1, 1, 7].map((step) => ({ step, reward: 0.5 }));
+  const { file, m } = await read(rows);
+  assert.equal(m.steps, 14, 'rows are counted as written');
+  assert.deepEqual(m.problems.map((p) => [p.file, p.line, p.severity, p.code]), [
+    [file, 6, 'warning', 'step-order'], [file, 10, 'warning', 'step-order'], [file, 12, 'warning', 'step-order'],
+    [file, undefined, 'warning', 'step-order'],
+  ]);
+  assert.match(m.problems[0].message, /^line 6: step 3 comes after step 5: the steps go back/);
+  assert.equal(m.problems[3].message, '1 more row whose step is not above the one before');
+  // Steps in order, with gaps, say nothing.
+  assert.deepEqual((await read([0, 1, 5, 100].map((step) => ({ step })))).m.problems, []);
+});
