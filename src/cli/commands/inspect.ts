@@ -12,9 +12,28 @@ import { inspectDocument, renderText } from '../../core/report';
 import { writeJson } from '../jsonOut';
 import { describeCap, describeLink, emptyDiscoveryReport } from '../../core/discovery';
 import { safeLine } from '../../core/terminalText';
+import { isHarborJobDir } from '../../core/readers/harborJob';
+import type { FsPort } from '../../core/fs/port';
 
 /** The command's usage line (also in `harbor-runs help`). */
 export const USAGE = 'usage: harbor-runs inspect <path> [--all] [--json] [--include GLOB]... [--exclude GLOB]... [--max-folders N]\n';
+
+/**
+ * Where to look instead, when a path holds no run but is part of one: a Harbor trial folder, or a file or folder in
+ * one (its job is the run: a trial is read with its job), or a trajectory (the trajectory command reads it).
+ */
+async function hintFor(fs: FsPort, root: string, isDir: boolean): Promise<string | undefined> {
+  let dir = isDir ? root : nodePath.posix.dirname(root);
+  for (let up = 0; up < 4 && dir !== '/'; up++) {
+    const parent = nodePath.posix.dirname(dir);
+    if (await isHarborJobDir(fs, parent).catch(() => false)) {
+      return `${root} is part of the Harbor job ${parent}, which is the run: inspect that folder`;
+    }
+    dir = parent;
+  }
+  if (!isDir && /(^|[/._-])trajectory[^/]*\.json$/.test(root)) return `to read a trajectory: harbor-runs trajectory ${root}`;
+  return undefined;
+}
 
 /** An absolute POSIX path for a command-line path. */
 function toPosixAbsolute(p: string): string {
@@ -69,6 +88,10 @@ export async function run(argv: string[]): Promise<number> {
   // What discovery did not look at is said on stderr (stdout stays the runs): links it did not follow, its cap.
   for (const l of report.links) process.stderr.write(`harbor-runs inspect: ${safeLine(describeLink(root, l))}\n`);
   if (report.capped) process.stderr.write(`harbor-runs inspect: ${describeCap(report.capped)} (--max-folders N raises the cap)\n`);
+  if (!runs.length) {
+    const hint = await hintFor(fs, root, st.type === 'dir');
+    if (hint) process.stderr.write(`harbor-runs inspect: ${safeLine(hint)}\n`);
+  }
   const doc = inspectDocument(root, runs);
   if (args.flags.has('json')) {
     await writeJson(process.stdout, doc);
