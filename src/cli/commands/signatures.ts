@@ -5,7 +5,7 @@
 // every output as the run's own.
 import * as path from 'node:path';
 import { NodeFs } from '../../core/fs/nodeFs';
-import { outputSignatures, signaturesPathFor, signaturesSidecar } from '../../core/summary';
+import { notRolloutsWhy, outputSignatures, signaturesPathFor, signaturesSidecar } from '../../core/summary';
 import { parseArgs, UsageError } from '../args';
 
 /** The command's usage line (also in `harbor-runs help`). */
@@ -25,6 +25,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   const toPosix = (p: string) => path.resolve(p).split(path.sep).join('/');
   const rollouts = toPosix(args.positionals[0]);
+  const notRollouts = notRolloutsWhy(rollouts);
+  if (notRollouts) {
+    process.stderr.write(`harbor-runs signatures: ${notRollouts}; nothing recorded\n${USAGE}`);
+    return 2;
+  }
   const out = args.values.get('out')?.[0] !== undefined ? toPosix(args.values.get('out')![0]) : signaturesPathFor(rollouts);
   const fs = new NodeFs();
   try {

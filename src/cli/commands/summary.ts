@@ -5,7 +5,7 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { NodeFs } from '../../core/fs/nodeFs';
-import { parseSignatures, writeRunSummary, type OutputSignatures } from '../../core/summary';
+import { notRolloutsWhy, parseSignatures, writeRunSummary, type OutputSignatures } from '../../core/summary';
 import type { Problem } from '../../core/model';
 import { parseArgs, UsageError } from '../args';
 import { plural } from '../../core/format';
@@ -66,6 +66,13 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const rollouts = path.resolve(args.positionals[0]).split(path.sep).join('/');
+  // A sidecar or a stem without .jsonl would be written a summary of its own (a run that is not one, or this run with
+  // every scored repeat missing, over the good summary): refused before anything is read or written.
+  const notRollouts = notRolloutsWhy(rollouts);
+  if (notRollouts) {
+    process.stderr.write(`harbor-runs summary: ${notRollouts}; nothing written\n${USAGE}`);
+    return 2;
+  }
   // --resumed: a resumed run's cached rows are its own, whatever signatures sidecar an earlier fresh start left.
   let beforeDispatch: OutputSignatures | null | undefined = args.flags.has('resumed') ? null : undefined;
   const bd = one('before-dispatch');

@@ -1,6 +1,6 @@
 // The run-summary writer's public API (docs/run-summary.md).
 export {
-  runSummaryPathFor, signaturesPathFor, relativePath, RUN_SUMMARY_SUFFIX, isRunSummaryPath, rolloutsPathForSummary, rolloutsStem, isRolloutsFile,
+  runSummaryPathFor, signaturesPathFor, relativePath, RUN_SUMMARY_SUFFIX, isRunSummaryPath, rolloutsPathForSummary, rolloutsStem, isRolloutsFile, notRolloutsWhy,
 } from './paths';
 export { buildRunSummary, type SummaryOptions } from './build';
 export { UnreadableRunFile } from './rows';

@@ -47,6 +47,22 @@ export function isRolloutsFile(p: string): boolean {
   return rolloutsStem(basename(p)) !== undefined && !NOT_ROLLOUTS.test(`/${p}`) && !p.includes('/preprocessed_datasets/');
 }
 
+/**
+ * Why a path given as the rollouts file cannot be one (isRolloutsFile says no), in words for a person who typed it:
+ * one of NeMo Gym's sidecars, health verdicts, metrics, the collated input, or not a `.jsonl` at all (a stem typed
+ * without its extension: its sidecars would be read as a run whose rollouts are all missing). undefined: it can be.
+ */
+export function notRolloutsWhy(p: string): string | undefined {
+  if (isRolloutsFile(p)) return undefined;
+  const name = basename(p);
+  if (!name.endsWith('.jsonl')) return `${name} is not a rollouts file (no .jsonl ending: ${name}.jsonl?)`;
+  const stem = name.slice(0, -'.jsonl'.length);
+  const sidecar = SIDECAR_STEM_SUFFIXES.find((s) => stem.endsWith(s) && stem.length > s.length);
+  if (sidecar) return `${name} is the ${sidecar.slice(1)} sidecar of ${stem.slice(0, -sidecar.length)}.jsonl, not a rollouts file: give that one`;
+  if (p.includes('/preprocessed_datasets/')) return `${name} is the collated input under preprocessed_datasets/, not a rollouts file`;
+  return `${name} is not a rollouts file (health verdicts or metrics)`;
+}
+
 /** The sidecar `harbor-runs signatures` records the output signatures to: `<rollouts stem>_signatures.json`. */
 export function signaturesPathFor(rolloutsPath: string): string {
   const p = normalizePath(rolloutsPath);
