@@ -11,6 +11,7 @@ import { STALE_KEYS, type StaleKey } from './layout';
 import { basename, signaturesPathFor } from './paths';
 import { outputPaths } from './files';
 import { parseJsonBounded } from '../jsonDepth';
+import { jsonFault } from '../trajectory/honest';
 
 export const HEAD_BYTES = 64 * 1024;
 
@@ -108,7 +109,9 @@ function validSig(v: unknown): FileSignature | null | undefined {
 export function parseSignatures(text: string, file: string, problems: Problem[]): OutputSignatures | undefined {
   let doc: unknown;
   try { doc = parseJsonBounded(text); } catch (e) {
-    problems.push({ file, severity: 'error', code: 'signatures-unreadable', message: `${file} is not valid JSON: ${(e as Error).message}` });
+    // Where: a sidecar edited by hand or cut off is found at its line (JSON.parse on Node 20 names a character offset).
+    const { line, column, why } = jsonFault(text, e);
+    problems.push({ file, line, column, severity: 'error', code: 'signatures-unreadable', message: `${file} is not valid JSON at line ${line}, column ${column}: ${why}` });
     return undefined;
   }
   const holder = doc && typeof doc === 'object' && 'signatures' in (doc as object)

@@ -28,10 +28,19 @@ function firstFaultAt(text: string): number {
  * left out here as said once already.
  */
 export function notJsonMessage(text: string, e: unknown): string {
-  const why = ((e as Error)?.message ?? String(e)).replace(/ \(line \d+ column \d+\)$/, '');
-  const m = /at position (\d+)/.exec(why);
-  const { line, column } = lineColumn(text, m ? Number(m[1]) : firstFaultAt(text));
+  const { line, column, why } = jsonFault(text, e);
   return `not valid JSON at line ${line}, column ${column}: ${why}`;
+}
+
+/**
+ * Where in `text` the error a JSON parse threw on it is (1-based line and column), and its message without newer
+ * V8's "(line L column C)": its "at position N", or (jsonDepth.ts's TooDeepError) "at offset N", else the first
+ * fault a strict scan finds.
+ */
+export function jsonFault(text: string, e: unknown): { line: number; column: number; why: string } {
+  const why = ((e as Error)?.message ?? String(e)).replace(/ \(line \d+ column \d+\)$/, '');
+  const m = /at (?:position|offset) (\d+)/.exec(why);
+  return { ...lineColumn(text, m ? Number(m[1]) : firstFaultAt(text)), why };
 }
 
 /** Warnings about the bytes of a trajectory file (the first `avail` of `buf`): a byte order mark, bytes not UTF-8. */

@@ -130,8 +130,15 @@ test('parseSignatures: a sidecar or a bare object; a missing key is no file; any
     return problems[0];
   };
   const p = bad('{"rollouts": ');
-  assert.deepEqual({ ...p, message: '' }, { file: 'f.json', severity: 'error', code: 'signatures-unreadable', message: '' });
-  assert.match(p.message, /^f\.json is not valid JSON: ./);
+  assert.deepEqual({ ...p, message: '' }, { file: 'f.json', line: 1, column: 14, severity: 'error', code: 'signatures-unreadable', message: '' });
+  assert.match(p.message, /^f\.json is not valid JSON at line 1, column 14: ./);
+  // A sidecar edited by hand: the line and column of the fault, in the Problem and its message.
+  const edited = bad('{\n  "signatures": {\n    "rollouts": null,,\n    "failures": null\n  }\n}\n');
+  assert.deepEqual([edited.line, edited.column], [3, 22]);
+  assert.match(edited.message, /^f\.json is not valid JSON at line 3, column 22: ./);
+  const deep = bad(`${'\n'.repeat(4)}${'['.repeat(1100)}`);
+  assert.deepEqual([deep.line, deep.column], [5, 1001]);
+  assert.match(deep.message, /nested more than 1000 levels deep/);
   for (const text of ['null', '5', '"text"', '{"signatures": null}', '{"signatures": 5}']) {
     assert.deepEqual(bad(text), { file: 'f.json', severity: 'error', code: 'signatures-unreadable', message: 'f.json holds no output signatures' });
   }
