@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { NodeFs } from '../../core/fs/nodeFs';
 import { notRolloutsWhy, outputSignatures, signaturesPathFor, signaturesSidecar } from '../../core/summary';
+import type { Problem } from '../../core/model';
 import { parseArgs, UsageError } from '../args';
 
 /** The command's usage line (also in `harbor-runs help`). */
@@ -33,7 +34,9 @@ export async function run(argv: string[]): Promise<number> {
   const out = args.values.get('out')?.[0] !== undefined ? toPosix(args.values.get('out')![0]) : signaturesPathFor(rollouts);
   const fs = new NodeFs();
   try {
-    const sigs = await outputSignatures(fs, rollouts);
+    const problems: Problem[] = [];
+    const sigs = await outputSignatures(fs, rollouts, problems);
+    for (const p of problems) process.stderr.write(`harbor-runs signatures: warning: ${p.message}\n`);
     const doc = signaturesSidecar(rollouts, sigs, Date.now(), args.flags.has('resumed'));
     await fs.writeFileAtomic(out, new TextEncoder().encode(`${JSON.stringify(doc, null, 2)}\n`));
     process.stdout.write(`${out}\n`);

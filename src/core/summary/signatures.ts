@@ -58,11 +58,24 @@ export async function fileSignature(fs: FsPort, path: string): Promise<FileSigna
   }
 }
 
-/** What sits under the run's output names now (`null` marks a name with no file). */
-export async function outputSignatures(fs: FsPort, rolloutsPath: string): Promise<OutputSignatures> {
+/**
+ * What sits under the run's output names now (`null` marks a name with no file). Something there that is not a
+ * regular file (a FIFO, a device, a socket, a folder) is never read and has no signature (`null`): it is said in
+ * `problems`, naming it, as every reader says it (docs/untrusted-runs.md).
+ */
+export async function outputSignatures(fs: FsPort, rolloutsPath: string, problems?: Problem[]): Promise<OutputSignatures> {
   const paths = outputPaths(rolloutsPath);
   const out = {} as OutputSignatures;
-  for (const k of STALE_KEYS) out[k] = await fileSignature(fs, paths[k]);
+  for (const k of STALE_KEYS) {
+    out[k] = await fileSignature(fs, paths[k]);
+    if (out[k] || !problems) continue;
+    const st = await fs.stat(paths[k]);
+    if (st && st.type !== 'file') {
+      const what = st.type === 'dir' ? 'a folder' : 'not a regular file (a FIFO, a device or a socket)';
+      problems.push({ file: paths[k], severity: 'warning', code: 'not-a-file',
+        message: `${paths[k]} (${k.replace('_', ' ')}) is there but is ${what}: not read, recorded as no file` });
+    }
+  }
   return out;
 }
 

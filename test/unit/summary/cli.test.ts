@@ -124,6 +124,20 @@ test('signatures: records the sidecar (default <stem>_signatures.json, or --out)
   assert.ok(fs.existsSync(other));
 });
 
+test('signatures: a FIFO (or a folder) under an output name is said, naming it, and recorded as no file', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {
+  const dir = posix(tmpDir('cli-sig-fifo'));
+  const rollouts = `${dir}/rollouts.jsonl`;
+  spawnSync('mkfifo', [rollouts]);
+  fs.mkdirSync(`${dir}/rollouts_failures.jsonl`);
+  const r = await cli(['signatures', rollouts]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /^harbor-runs signatures: warning: .*\/rollouts\.jsonl \(rollouts\) is there but is not a regular file \(a FIFO, a device or a socket\): not read, recorded as no file$/m);
+  assert.match(r.err, /^harbor-runs signatures: warning: .*\/rollouts_failures\.jsonl \(failures\) is there but is a folder: not read, recorded as no file$/m);
+  assert.doesNotMatch(r.err, /materialized/);
+  const side = readJson(path.join(dir, 'rollouts_signatures.json')) as { signatures: Record<string, unknown> };
+  assert.deepEqual(side.signatures, { rollouts: null, failures: null, materialized_inputs: null });
+});
+
 test('the built CLI (out/cli.js) writes the same bytes', { skip: !fs.existsSync(path.join(repoRoot(), 'out', 'cli.js')) && 'out/cli.js not built' }, async () => {
   const dir = tmpDir('cli-bin');
   const rollouts = posix(buildRun(dir, { tasks: [{ id: 'a', repeats: [{ outcome: 'scored' }, { outcome: 'failed' }] }] }));
