@@ -22,6 +22,8 @@ export interface JsonDocument {
    * out, and the reader places its problems at the end in one request (placeDeferred).
    */
   placeLater?: (paths: (string | number)[][]) => Promise<({ line: number; column: number } | undefined)[]>;
+  /** The text ends before its JSON does (parseJsonText's cutOff): not valid JSON, said as cut off. */
+  cutOff?: true;
 }
 
 /** 1-based line and column of a character offset in text. */
@@ -35,8 +37,19 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
   return { line, column: end - lineStart + 1 };
 }
 
-/** Parses JSON text strictly; on failure returns the offset of the first error. */
-export function parseJsonText(text: string): { value?: unknown; error?: { offset: number; message: string } } {
+/** The end of `text` without its trailing whitespace. */
+function endOfContent(text: string): number {
+  let end = text.length;
+  while (end > 0 && /\s/.test(text[end - 1])) end--;
+  return end;
+}
+
+/**
+ * Parses JSON text strictly; on failure returns the offset of the first error. `cutOff`: the text ends before its JSON
+ * does (an open string, object or array at the end of the file: a write that stopped part-way, or a partial copy);
+ * its offset is then where the content ends.
+ */
+export function parseJsonText(text: string): { value?: unknown; error?: { offset: number; message: string; cutOff?: true } } {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
     return { value: JSON.parse(body) };
@@ -44,8 +57,12 @@ export function parseJsonText(text: string): { value?: unknown; error?: { offset
     const errors: ParseError[] = [];
     parseLenient(body, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
     const shift = body === text ? 0 : 1;
+    const end = endOfContent(body);
     if (errors.length) {
-      return { error: { offset: errors[0].offset + shift, message: `${printParseErrorCode(errors[0].error)} (${(e as Error).message})` } };
+      const first = errors[0];
+      const cutOff = end > 0 && (first.offset >= end || printParseErrorCode(first.error) === 'UnexpectedEndOfString');
+      const message = `${printParseErrorCode(first.error)} (${(e as Error).message})`;
+      return { error: cutOff ? { offset: end + shift, message, cutOff: true } : { offset: first.offset + shift, message } };
     }
     const m = /position (\d+)/.exec((e as Error).message);
     return { error: { offset: m ? Number(m[1]) + shift : 0, message: (e as Error).message } };
@@ -105,7 +122,10 @@ export function parseJsonDocument(path: string, text: string, what = 'file', bad
     return {
       path, text, value: undefined, ok: false,
       problems: [{ file: path, line, column, severity: 'error', code: 'parse-error',
-        message: `the ${what} is not valid JSON at line ${line}, column ${column}: ${error.message}` }],
+        message: error.cutOff
+          ? `the ${what} is cut off at line ${line}, column ${column}: the file ends before its JSON does (a write that stopped part-way or is still going, or a partial copy), so it is not valid JSON`
+          : `the ${what} is not valid JSON at line ${line}, column ${column}: ${error.message}` }],
+      ...(error.cutOff ? { cutOff: true as const } : {}),
     };
   }
   const doc: JsonDocument = { path, text, value, ok: true, problems: [] };

@@ -3,7 +3,7 @@ import { visibleText } from './visibleText';
 import type { Attempt, Evidence, Run, Task } from '../../core/model';
 import { countRun, isPass } from '../../core/model';
 import { formatCount, formatReward, plural } from '../../core/format';
-import { basename } from '../../core/paths';
+import { basename, relativeInside } from '../../core/paths';
 import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from '../outcomeStyle';
 import { MORE_PAGE, type TreeNode, problemCount, refusalOf } from './nodes';
 
@@ -166,6 +166,15 @@ function runRowText(run: Run): { label: string; description: string } {
   return { label, description: after ? `${runDescription(run)} · ${after}` : runDescription(run) };
 }
 
+/**
+ * A problem's file as its row names it: the path inside the run ("fix-git__Xk3pQ7a/result.json": a job's trials all
+ * have a result.json), else its name.
+ */
+export function problemFileText(run: Run, file: string): string {
+  const rel = relativeInside(run.root, file);
+  return rel === file || !rel ? basename(file) : rel;
+}
+
 /** The item for a node, its label and description as shown: a run's control and bidi characters as escapes. */
 export function describe(n: TreeNode): ItemSpec {
   const spec = describeNode(n);
@@ -247,7 +256,7 @@ function describeNode(n: TreeNode): ItemSpec {
       const icon: IconSpec = p.severity === 'error' ? { id: 'error', color: 'problemsErrorIcon.foreground' }
         : p.severity === 'warning' ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'info', color: 'problemsInfoIcon.foreground' };
       return {
-        id: n.id, label: p.message, description: `${p.code} · ${basename(p.file)}${p.line ? `:${p.line}` : ''}`, icon, collapsible: 'none',
+        id: n.id, label: p.message, description: `${p.code} · ${problemFileText(n.run, p.file)}${p.line ? `:${p.line}` : ''}`, icon, collapsible: 'none',
         contextValue: `problem+${p.code}`, path: p.file, click: 'open-problem',
       };
     }

@@ -38,7 +38,7 @@ export function readResult(t: TrialFiles, jobFinished: boolean): ResultRead {
     // A result that does not parse while the job runs is probably being written; once it ended, nothing scores.
     out.problems.push(...doc.problems.map((p) => (jobFinished ? p : { ...p, severity: 'warning' as const })));
     attempt.outcome = jobFinished ? 'infra-error' : 'running';
-    if (jobFinished) attempt.exception = { type: 'InvalidResult', message: 'result.json is not valid JSON', where: 'trial' };
+    if (jobFinished) attempt.exception = { type: 'InvalidResult', message: doc.cutOff ? 'result.json is cut off mid-file: not valid JSON' : 'result.json is not valid JSON', where: 'trial' };
     return out;
   }
   out.problems.push(...doc.problems); // what parsing said (a BOM, bytes that are not UTF-8, duplicate keys, 1e400)
