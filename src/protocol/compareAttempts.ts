@@ -2,6 +2,7 @@
 // and its webview (webview/compareAttempts/main.ts); both validate what they receive. The model is the core's
 // TrajectoryAlignment (src/core/compare/align.ts) with each side's attempt, rows as compact [kind, left, right] tuples.
 import * as z from 'zod/mini';
+import { HostFailedSchema } from './failed';
 import { OUTCOMES } from '../core/model';
 import { type Parsed, parseWith } from './parse';
 
@@ -54,6 +55,8 @@ export type AlignedRowTuple = z.infer<typeof RowSchema>;
 export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('init'), model: CompareAttemptsModelSchema }),
   z.object({ type: z.literal('gone'), message: Text }),
+  /** The host could not answer one of the page's messages (src/protocol/failed.ts). */
+  HostFailedSchema,
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

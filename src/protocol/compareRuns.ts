@@ -2,6 +2,7 @@
 // its webview (webview/compareRuns/main.ts); both validate what they receive (docs/compare.md). The model is the
 // core's RunComparison (src/core/compare/runs.ts) cut to what the panel shows, with side letters and texts ready.
 import * as z from 'zod/mini';
+import { HostFailedSchema } from './failed';
 import { OUTCOMES, SOURCE_KINDS } from '../core/model';
 import { TASK_CHANGES } from '../core/compare/runs';
 import { type Parsed, parseWith } from './parse';
@@ -68,6 +69,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('init'), model: CompareRunsModelSchema }),
   /** A run compared is gone (its files were deleted). */
   z.object({ type: z.literal('gone'), runId: Text }),
+  /** The host could not answer one of the page's messages (src/protocol/failed.ts). */
+  HostFailedSchema,
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

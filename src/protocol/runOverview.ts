@@ -3,6 +3,7 @@
 // a message that does not parse is dropped (and logged), never acted on. Types are inferred from the schemas.
 // vscode-free and DOM-free, so it is bundled for the browser and for the extension host alike.
 import * as z from 'zod/mini';
+import { HostFailedSchema } from './failed';
 import { OUTCOMES, RUN_STATES, SOURCE_KINDS } from '../core/model';
 import { type Parsed, parseWith } from './parse';
 import { DashboardSchema, OutcomeSchema, type PassAtRow, PassAtRowSchema, RewardDetailsSchema, TaskTableRowSchema, TrainingSeriesSchema } from './dashboard';
@@ -120,6 +121,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('training'), series: TrainingSeriesSchema }),
   /** The reward-details.json of the attempt the webview selected (answer to `selectAttempt`). */
   z.object({ type: z.literal('rewardDetails'), details: RewardDetailsSchema }),
+  /** The host could not answer one of the page's messages (src/protocol/failed.ts). */
+  HostFailedSchema,
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

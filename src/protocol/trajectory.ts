@@ -3,6 +3,7 @@
 // message that does not parse is dropped and logged, never acted on. The webview names steps, subagents and media by
 // index only — never a path — so it can only ever get files the trajectory itself names.
 import * as z from 'zod/mini';
+import { HostFailedSchema } from './failed';
 import { parseWith } from './parse';
 import type { OutlineHeader, OutlineRow } from '../core/trajectory/outline';
 import type { StepView } from '../core/trajectory/types';
@@ -91,6 +92,8 @@ export const TrajectoryHostMessageSchema = z.discriminatedUnion('type', [
   /** The step's JSON as written (raw view), or the document's text for a not-ATIF file. */
   z.object({ type: z.literal('raw'), index: z.nullable(Count), text: Text, totalChars: Count }),
   z.object({ type: z.literal('focus'), index: Count }),
+  /** The host could not answer one of the page's messages (src/protocol/failed.ts). */
+  HostFailedSchema,
 ]);
 export type TrajectoryHostMessage = z.infer<typeof TrajectoryHostMessageSchema>;
 

@@ -16,7 +16,7 @@ import { registerRunOverview } from './panels/runOverviewPanel';
 import { registerTrajectoryEditor } from './editors/trajectoryEditor';
 import { registerDeepLinks } from './deepLinks';
 import { registerCompareDocuments } from './compareDocuments';
-import { type PanelInfo, type PanelMessage, WebviewPanels } from './panels/webviewPanels';
+import { type PanelFailure, type PanelInfo, type PanelMessage, WebviewPanels } from './panels/webviewPanels';
 import { onSettingsChanged, readSettings } from './settings';
 import { RunsTreeProvider, VIEW_ID } from './treeProvider';
 import { VscodeFs } from './vscodeFs';
@@ -44,6 +44,8 @@ export interface HarborRunsApi {
   openPanels(viewType?: string): PanelInfo[];
   /** Every valid message a webview panel received from its page. */
   readonly onDidReceivePanelMessage: vscode.Event<PanelMessage>;
+  /** A message a webview panel could not handle (its handler threw: logged, shown, and the page told). */
+  readonly onDidFailPanelMessage: vscode.Event<PanelFailure>;
   /** A path a run names that was not opened because it leaves the run (src/vscode/openGuard.ts). */
   readonly onDidRefuseOpen: vscode.Event<OpenRefusal>;
 }
@@ -195,6 +197,10 @@ export class HostContext extends Disposable implements HarborRunsApi {
 
   get onDidReceivePanelMessage(): vscode.Event<PanelMessage> {
     return this.panels.onDidReceiveMessage;
+  }
+
+  get onDidFailPanelMessage(): vscode.Event<PanelFailure> {
+    return this.panels.onDidFailMessage;
   }
 
   /** Reports a path not opened because it leaves its run (openGuard.ts). */

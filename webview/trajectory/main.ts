@@ -11,6 +11,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import { parseTrajectoryHostMessage, type TrajectoryHostMessage, type TrajectoryWebviewMessage } from '../../src/protocol/trajectory';
 import { earlyChannel } from '../lib/earlyChannel';
+import { showHostFailure } from '../lib/hostChannel';
 import { StepList } from './list';
 import { renderHeader } from './header';
 import { renderStep } from './step';
@@ -313,6 +314,7 @@ function receive(m: TrajectoryHostMessage): void {
       if (current && !rawView) detail.replaceChildren(renderStep(current, { openSubagent, subagentLabel, query: searchBox.value, expandAll }));
       break;
     }
+    case 'failed': showHostFailure(m); break;
     case 'focus':
       if (init && m.index >= init.rows.length && rowsComing(init)) wantStep = m.index;
       else select(Math.min(m.index, Math.max(0, (init?.rows.length ?? 1) - 1)), false);

@@ -16,6 +16,7 @@ import { parseTrajectoryWebviewMessage, ViewStateSchema, type TrajectoryHostMess
 import type { HostContext } from '../hostContext';
 import { showError } from '../log';
 import { PanelHost, type PanelSpec } from '../panels/panelHost';
+import { guardMessage } from '../../views/messageGuard';
 
 /** The default editor of agent and verifier-folder trajectories (package.json `customEditors`). */
 export const TRAJECTORY_VIEW_TYPE = 'harborRuns.trajectory';
@@ -201,8 +202,9 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
     this.register(doc.source.onProgress((st) => { if (this.ready && this.stack.length === 1) this.enqueue(() => this.sendMore(st.loading === null)); }));
   }
 
-  private enqueue(f: () => Promise<void>): void {
-    this.queue = this.queue.then(f).catch((e: unknown) => this.ctx.log.warn(`trajectory: ${(e as Error).message}`));
+  /** `request`: the page's message the work answers ('outline' for rows sent as they are read), named if it fails. */
+  private enqueue(f: () => Promise<void>, request = 'outline'): void {
+    this.queue = this.queue.then(() => guardMessage(request, f, (failure) => this.reportFailure(failure)));
   }
 
   /**
@@ -273,7 +275,7 @@ class TrajectoryEditor extends PanelHost<TrajectoryHostMessage, TrajectoryWebvie
         // host's copy, updated by every viewState message, wins.
         const view = viewStateOf(this.ctx, this.doc.uri);
         this.stack = this.stack.slice(0, 1);
-        this.enqueue(() => this.sendInit(focus, view));
+        this.enqueue(() => this.sendInit(focus, view), 'ready');
         // Read in full between the first page and now: the final header (and any rows) the page missed.
         this.enqueue(async () => { if (this.doc.source.status.loading === null) await this.sendMore(true); });
         break;

@@ -12,6 +12,7 @@ import { showVerifierDiff } from '../compareDocuments';
 import { containment } from '../../core/containment';
 import { mayOpen } from '../openGuard';
 import { PanelHost, type PanelSpec } from './panelHost';
+import { guardMessage } from '../../views/messageGuard';
 
 export const COMPARE_ATTEMPTS_VIEW_TYPE = 'harborRuns.compareAttempts';
 
@@ -45,7 +46,9 @@ export class CompareAttemptsPanel extends PanelHost<HostMessage, WebviewMessage>
 
   private constructor(ctx: HostContext, key: string, private readonly left: AttemptRef, private readonly right: AttemptRef, panel: vscode.WebviewPanel) {
     super(ctx, SPEC, key, panel);
-    this.register(panel.onDidChangeViewState((e) => { if (e.webviewPanel.visible && this.ready) void this.sendInit(); }));
+    this.register(panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.visible && this.ready) void guardMessage('ready', () => this.sendInit(), (f) => this.reportFailure(f));
+    }));
   }
 
   private resolve(): [Resolved, Resolved] | undefined {

@@ -1,10 +1,14 @@
 // The host side every webview panel shares: the page (WebviewPanels.html), one panel per key (the registry in the
 // host context), every message validated with the panel's protocol before it is acted on (an invalid one is logged
-// and dropped), a `ready` flag for the page's handshake, and disposal with the panel. A panel subclasses it and
+// and dropped) and handled under guardMessage (a handler that throws is logged, shown to the user and told to the
+// page as `failed`: src/protocol/failed.ts), a `ready` flag for the page's handshake, and disposal with the panel. A panel subclasses it and
 // implements `onMessage`; see src/vscode/panels/runOverviewPanel.ts.
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../../core/lifecycle';
 import type { Parsed } from '../../protocol/parse';
+import type { HostFailed } from '../../protocol/failed';
+import { guardMessage, requestWords, type MessageFailure } from '../../views/messageGuard';
+import { showError } from '../log';
 import type { HostContext } from '../hostContext';
 import type { OpenPanel, PanelPage } from './webviewPanels';
 
@@ -53,7 +57,29 @@ export abstract class PanelHost<H, W extends { type: string }> extends Disposabl
       return;
     }
     this.ctx.panels.noteMessage({ viewType: this.viewType, key: this.key, message: parsed.message });
-    await this.onMessage(parsed.message);
+    const m = parsed.message;
+    await guardMessage(m.type, () => this.onMessage(m), (f) => this.reportFailure(f));
+  }
+
+  /** Message types whose failure the user was shown (once per type and panel: the log has every one). */
+  private readonly told = new Set<string>();
+
+  /**
+   * A handler failed: the log has it with its stack, the page is told (it stops waiting for an answer and says so),
+   * and the user sees it once per kind of message, with "Show Log".
+   */
+  protected async reportFailure(f: MessageFailure): Promise<void> {
+    const what = `${this.spec.page.title}: could not ${requestWords(f.request)}: ${f.message}`;
+    this.ctx.panels.noteFailure({ viewType: this.viewType, key: this.key, request: f.request, message: f.message });
+    const posted = this.isDisposed ? Promise.resolve(false) : Promise.resolve(this.panel.webview.postMessage({ type: 'failed', request: f.request, message: f.message } satisfies HostFailed));
+    void posted.then(undefined, (e: unknown) => this.ctx.log.warn(`${this.viewType}: could not tell the page: ${String(e)}`));
+    if (this.told.has(f.request)) {
+      const detail = f.error instanceof Error ? f.error.stack ?? f.error.message : String(f.error);
+      this.ctx.log.error(`${what}\n${detail}`);
+      return;
+    }
+    this.told.add(f.request);
+    await showError(this.ctx.log, what, f.error);
   }
 
   protected abstract onMessage(m: W): void | Promise<void>;

@@ -162,7 +162,8 @@ export class RunOverviewPanel extends PanelHost<HostMessage, WebviewMessage> {
       case 'error': this.ctx.log.warn(`run overview (webview): ${m.message}`); break;
       case 'rendered': break;
       default:
-        await this.dashboard.handle(this.ctx.store.get(this.runId), m).catch((e) => this.ctx.log.warn(`run dashboard: ${m.type} failed: ${String(e)}`));
+        // A failure is PanelHost's to report (logged, shown, the page told), as every handler's.
+        await this.dashboard.handle(this.ctx.store.get(this.runId), m);
     }
   }
 

@@ -26,6 +26,14 @@ export interface PanelMessage {
   message: { type: string };
 }
 
+/** A message a panel's handler failed on: its type and the error's message. */
+export interface PanelFailure {
+  viewType: string;
+  key: string;
+  request: string;
+  message: string;
+}
+
 /** The bundle of a panel: out/webview/<entry>.js and out/webview/<entry>.css (webview/<entry>/main.ts and main.css). */
 export interface PanelPage {
   entry: string;
@@ -84,6 +92,14 @@ export class WebviewPanels extends Disposable {
 
   noteMessage(m: PanelMessage): void {
     this.received.fire(m);
+  }
+
+  private readonly failures = this.register(new Emitter<PanelFailure>());
+  /** Every message a panel could not handle (its handler threw; see PanelHost). */
+  readonly onDidFailMessage: Event<PanelFailure> = this.failures.event;
+
+  noteFailure(f: PanelFailure): void {
+    this.failures.fire(f);
   }
 
   /** Where the webview bundles are. */
