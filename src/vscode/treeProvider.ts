@@ -7,6 +7,7 @@ import {
   FIRST_PAGE, MORE_PAGE, type MoreNode, type RunNode, type TaskNode, type TreeNode, childrenOf, makeRunNode, refusalOf, rootChildren, runNodeId, runOfNode,
 } from '../views/tree/nodes';
 import { containment } from '../core/containment';
+import { runPlaces } from '../views/tree/runPlaces';
 import { type ItemSpec, describe } from '../views/tree/describe';
 import { tooltipOf } from '../views/tree/tooltips';
 import { type ViewState, defaultViewState, runVisible } from '../views/tree/viewState';
@@ -71,15 +72,16 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   /** The cached node of a run (the same object across refreshes, so it can be revealed and refreshed alone). */
-  runNode(run: Run, parent?: TreeNode): RunNode {
+  runNode(run: Run, parent?: TreeNode, where?: string): RunNode {
     const id = runNodeId(run);
     let node = this.runNodes.get(run.id);
     if (!node || node.id !== id) {
-      node = makeRunNode(run, parent);
+      node = makeRunNode(run, parent, where);
       this.runNodes.set(run.id, node);
     } else {
       node.run = run;
       node.parent = parent;
+      if (where === undefined) delete node.where; else node.where = where;
     }
     return node;
   }
@@ -89,7 +91,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const byFolder = this.store.byFolder().filter((f) => f.runs.length > 0);
     const f = byFolder.length > 1 ? byFolder.find((x) => x.runs.some((r) => r.id === run.id)) : undefined;
     const parent: TreeNode | undefined = f ? { kind: 'folder', id: `folder:${f.folder}`, folder: f.folder, name: f.name } : undefined;
-    return this.runNode(run, parent);
+    const list = f ?? byFolder[0];
+    return this.runNode(run, parent, list ? runPlaces(list.runs, list.folder).get(run.id) : undefined);
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
@@ -106,13 +109,14 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       for (const id of [...this.runNodes.keys()]) if (!live.has(id)) this.runNodes.delete(id);
       const pending = this.store.pendingRuns().map((p) => ({ folder: p.folder, anchor: p.candidate.anchor, progress: p.progress }));
       void vscode.commands.executeCommand('setContext', 'harborRuns.noRuns', live.size === 0 && pending.length === 0);
-      const children = rootChildren(byFolder, this.stateValue, (r, p) => this.runNode(r, p), this.store.discoveryNotes(), pending);
+      const children = rootChildren(byFolder, this.stateValue, (r, p, where) => this.runNode(r, p, where), this.store.discoveryNotes(), pending);
       startupMark('tree first level', ` (${live.size} runs; asked → answered ${(performance.now() - asked).toFixed(1)} ms)`);
       return children;
     }
     if (node.kind === 'folder') {
       const f = this.store.byFolder().find((x) => x.folder === node.folder);
-      return (f?.runs ?? []).filter((r) => runVisible(r, this.stateValue)).map((r) => this.runNode(r, node));
+      const places = runPlaces(f?.runs ?? [], node.folder);
+      return (f?.runs ?? []).filter((r) => runVisible(r, this.stateValue)).map((r) => this.runNode(r, node, places.get(r.id)));
     }
     const kids = await childrenOf(node, { state: this.stateValue, listDir: (p) => this.fs.readDir(p), limitOf: this.limitOf });
     await this.markRefused(kids);

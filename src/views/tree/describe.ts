@@ -5,6 +5,7 @@ import { countRun, isPass } from '../../core/model';
 import { formatCount, formatReward, plural } from '../../core/format';
 import { basename, relativeInside } from '../../core/paths';
 import { type IconSpec, OUTCOME_ICONS, OUTCOME_LABELS, bestOutcome, runIcon } from '../outcomeStyle';
+import { rowLabel } from './runPlaces';
 import { MORE_PAGE, type TreeNode, problemCount, refusalOf } from './nodes';
 
 export type Collapsible = 'none' | 'collapsed' | 'expanded';
@@ -93,7 +94,7 @@ function trainingParts(run: Run): string[] | undefined {
  */
 export function runRow(run: Run): { label: string; after?: string } {
   const job = run.kind === 'harbor-job' ? run.identity.job : undefined;
-  if (!job) return { label: run.label };
+  if (!job) return { label: rowLabel(run) };
   const after = [run.identity.agent, run.identity.model, run.identity.dataset].filter(Boolean).join(' · ');
   return after ? { label: job, after } : { label: job };
 }
@@ -161,9 +162,11 @@ function refusedSpec(id: string, label: string, path: string | undefined, reason
   };
 }
 
-function runRowText(run: Run): { label: string; description: string } {
+/** `where`: the run's place when another run's row has the same label (runPlaces.ts), first in its description. */
+function runRowText(run: Run, where?: string): { label: string; description: string } {
   const { label, after } = runRow(run);
-  return { label, description: after ? `${runDescription(run)} · ${after}` : runDescription(run) };
+  const description = after ? `${runDescription(run)} · ${after}` : runDescription(run);
+  return { label, description: where === undefined ? description : `${where} · ${description}` };
 }
 
 /**
@@ -201,7 +204,7 @@ function describeNode(n: TreeNode): ItemSpec {
       if (run.rolloutsPath) ctx.push('rollouts');
       if (run.summaryPath && !run.summaryIsVirtual) ctx.push('summary');
       return {
-        id: n.id, ...runRowText(run), icon: runIcon(run), collapsible: 'collapsed',
+        id: n.id, ...runRowText(run, n.where), icon: runIcon(run), collapsible: 'collapsed',
         contextValue: ctx.join('+'), path: run.anchor, click: 'none',
         flag: np > 0 && run.problems.some((p) => p.severity !== 'info')
           ? { badge: String(Math.min(np, 99)), severity: run.problems.some((p) => p.severity === 'error') ? 'error' : 'warning', reason: `${np} problem${np === 1 ? '' : 's'}` }

@@ -4,12 +4,14 @@ import type { Attempt, Evidence, NamedReason, Problem, Run, RunFile, Task } from
 import type { EntryType } from '../../core/fs/port';
 import { formatCount } from '../../core/format';
 import { relativeInside } from '../../core/paths';
+import { runPlaces } from './runPlaces';
 import { type ViewState, attemptVisible, isFilterActive, runVisible, visibleTasks } from './viewState';
 
 interface Base { id: string; parent?: TreeNode }
 
 export interface FolderNode extends Base { kind: 'folder'; folder: string; name: string }
-export interface RunNode extends Base { kind: 'run'; run: Run }
+/** `where`: the run's folder inside the workspace folder, when another run there has the same label (runPlaces.ts). */
+export interface RunNode extends Base { kind: 'run'; run: Run; where?: string }
 export interface TaskNode extends Base { kind: 'task'; run: Run; task: Task }
 export interface AttemptNode extends Base { kind: 'attempt'; run: Run; task: Task; attempt: Attempt }
 /**
@@ -59,8 +61,8 @@ export function runNodeId(run: Run): string {
   return `run:${run.id}`;
 }
 
-export function makeRunNode(run: Run, parent?: TreeNode): RunNode {
-  return { kind: 'run', id: runNodeId(run), run, parent };
+export function makeRunNode(run: Run, parent?: TreeNode, where?: string): RunNode {
+  return { kind: 'run', id: runNodeId(run), run, parent, ...(where === undefined ? {} : { where }) };
 }
 
 export function taskNode(run: Run, task: Task, parent: TreeNode): TaskNode {
@@ -186,7 +188,7 @@ export function childrenOf(n: TreeNode, ctx: ChildContext): TreeNode[] | Promise
 export function rootChildren(
   byFolder: { folder: string; name: string; runs: Run[] }[],
   state: ViewState,
-  runNodeFor: (run: Run, parent?: TreeNode) => RunNode,
+  runNodeFor: (run: Run, parent?: TreeNode, where?: string) => RunNode,
   notes: { folder: string; name: string; notes: string[] }[] = [],
   pending: { folder: string; anchor: string; progress?: { done: number; total: number } }[] = [],
 ): TreeNode[] {
@@ -202,7 +204,8 @@ export function rootChildren(
   const withRuns = byFolder.filter((f) => f.runs.length > 0);
   if (withRuns.length > 1) return [...withRuns.map((f): FolderNode => ({ kind: 'folder', id: `folder:${f.folder}`, folder: f.folder, name: f.name })), ...reading, ...said];
   const runs = withRuns.length === 1 ? withRuns[0].runs : [];
-  return [...runs.filter((r) => runVisible(r, state)).map((r) => runNodeFor(r)), ...reading, ...said];
+  const places = withRuns.length === 1 ? runPlaces(runs, withRuns[0].folder) : new Map<string, string>();
+  return [...runs.filter((r) => runVisible(r, state)).map((r) => runNodeFor(r, undefined, places.get(r.id))), ...reading, ...said];
 }
 
 /** "2,560 of 10,000 trial folders (26%)": how far a run's first read is. */
