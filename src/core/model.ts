@@ -118,7 +118,7 @@ export interface Tokens {
  * verifier), a reward file older than the verifier's start (written before the verifier ran: by the agent), or a
  * reward-details.json with per-criterion scores (information, rendered by the dashboard).
  */
-export type ProvenanceCode = 'reward-files-disagree' | 'reward-before-verifier' | 'reward-details';
+export type ProvenanceCode = 'reward-files-disagree' | 'reward-file-vs-result' | 'reward-before-verifier' | 'reward-details';
 
 export interface RewardProvenance {
   code: ProvenanceCode;

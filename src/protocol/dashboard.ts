@@ -121,7 +121,7 @@ export const ProvenanceRowSchema = z.object({
   taskId: Text,
   attemptId: Text,
   attemptLabel: Text,
-  code: z.enum(['reward-files-disagree', 'reward-before-verifier', 'reward-details']),
+  code: z.enum(['reward-files-disagree', 'reward-file-vs-result', 'reward-before-verifier', 'reward-details']),
   severity: z.enum(['warning', 'info']),
   message: Text,
   /** Relative to the run's root when inside it. */

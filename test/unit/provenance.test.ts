@@ -59,3 +59,21 @@ test('a generated job: disagreeing reward files, a reward file older than the ve
   assert.equal(d.provenance.filter((p) => p.severity === 'warning').length, 2);
   assert.equal(d.provenance[0].severity, 'warning');
 });
+
+test('a trial\'s reward.txt edited after the verifier ran (result.json says 1, the file 0): a warning on the attempt, a Problem, the dashboard', async () => {
+  const { jobDir } = await generateHarborJob(path.join(root, 'jobs-vs'), harborEveryCase());
+  const run0 = await readHarborJob(new NodeFs(), jobDir);
+  const passed = run0.tasks.flatMap((t) => t.attempts).find((a) => a.outcome === 'passed' && !a.provenance && a.dir && fs.existsSync(path.join(a.dir, 'verifier', 'reward.txt')) && !fs.existsSync(path.join(a.dir, 'verifier', 'reward.json')));
+  assert.ok(passed?.dir, 'a passed trial with reward.txt alone');
+  const file = path.join(passed.dir, 'verifier', 'reward.txt');
+  fs.writeFileSync(file, '0\n');
+  const run = await readHarborJob(new NodeFs(), jobDir);
+  const a = run.tasks.flatMap((t) => t.attempts).find((x) => x.dir === passed.dir)!;
+  assert.equal(a.reward, 1, 'the reward on record is still result.json\'s');
+  assert.deepEqual(a.provenance?.map((p) => [p.code, p.severity, p.file]), [['reward-file-vs-result', 'warning', file]]);
+  assert.match(a.provenance![0].message, /^reward\.txt says 0 but result\.json's verifier_result\.rewards says 1: /);
+  assert.ok(run.problems.some((p) => p.code === 'reward-file-vs-result' && p.file === file && p.severity === 'warning'));
+  assert.match(attemptDescription(a), /⚠ reward provenance/);
+  const before = dashboardModel(run0).provenance.length;
+  assert.equal(dashboardModel(run).provenance.length, before + 1);
+});

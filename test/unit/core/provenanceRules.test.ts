@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  MTIME_SKEW_MS, primaryOfRewardJson, provenanceFindings, provenanceFromFiles, valueOfRewardTxt,
+  MTIME_SKEW_MS, NOT_READ, primaryOfRewardJson, provenanceFindings, provenanceFromFiles, valueOfRewardTxt,
 } from '../../../src/core/readers/harbor/provenance';
 
 test('primaryOfRewardJson: the "reward" key, else the only key; nothing else is a reward', () => {
@@ -110,4 +110,40 @@ test('provenanceFromFiles: texts compared only when both files are there, times 
   provenanceFromFiles(dir, has(['reward.txt']), null, (n) => { asked.push(n); return {}; });
   assert.deepEqual(asked, []);
   assert.deepEqual(codes(['reward-details.json'], null), ['reward-details@reward-details.json']);
+});
+
+test('provenanceFindings: the reward file the verifier reads against result.json\'s verifier_result.rewards', () => {
+  const vs = (f: Parameters<typeof provenanceFindings>[0]) => provenanceFindings(f).filter((p) => p.code === 'reward-file-vs-result');
+  // reward.txt alone: {"reward": its number}.
+  assert.deepEqual(vs({ rewardTxt: { path: T, text: '1\n' }, recorded: { reward: 1 } }), []);
+  assert.deepEqual(vs({ rewardTxt: { path: T, text: '0' }, recorded: { reward: 1 } }), [{
+    code: 'reward-file-vs-result', severity: 'warning', file: T,
+    message: 'reward.txt says 0 but result.json\'s verifier_result.rewards says 1: the reward on record is not the verifier\'s file\'s (one of them was changed after the verifier ran, or copied from another trial); the tree and pass@k use result.json\'s',
+  }]);
+  assert.equal(vs({ rewardTxt: { path: T, text: 'zero' }, recorded: { reward: 0 } }).length, 1, 'no number: not the recorded 0');
+  assert.equal(vs({ rewardTxt: { path: T, text: '1' }, recorded: { reward: 1, style: 0.5 } }).length, 1, 'a key the file does not give');
+  // reward.json (alone, or beside reward.txt: the verifier reads it first): every key compared.
+  assert.deepEqual(vs({ rewardJson: { path: J, value: { reward: 1, style: 0.5 } }, recorded: { reward: 1, style: 0.5 + 1e-10 } }), []);
+  const j = vs({ rewardJson: { path: J, value: { reward: 1, style: 0.5 } }, rewardTxt: { path: T, text: '1' }, recorded: { reward: 1, style: 0.25 } });
+  const said = (m: string | undefined) => m?.split(': the reward on record')[0];
+  assert.deepEqual(j.map((p) => [p.file, said(p.message)]), [[J, 'reward.json says {"reward":1,"style":0.5} but result.json\'s verifier_result.rewards says {"reward":1,"style":0.25}']]);
+ assert.equal(said(vs({ rewardJson: { path: J, value: [1] }, recorded: { reward: 1 } })[0]?.message), 'reward.json says no rewards object but result.json\'s verifier_result.rewards says 1');
+  // Nothing recorded, nothing read, or reward.json there but not read: nothing compared.
+  assert.deepEqual(vs({ rewardTxt: { path: T, text: '0' }, recorded: null }), []);
+  assert.deepEqual(vs({ rewardTxt: { path: T, text: '0' }, recorded: {} }), []);
+  assert.deepEqual(vs({ rewardTxt: { path: T }, recorded: { reward: 1 } }), []);
+  assert.deepEqual(vs({ rewardJson: { path: J, value: NOT_READ }, rewardTxt: { path: T, text: '0' }, recorded: { reward: 1 } }), []);
+});
+
+test('provenanceFromFiles: with rewards recorded, the file the verifier reads is compared whatever else is known', () => {
+  const dir = '/t/verifier';
+  const has = (names: string[]) => (n: string) => names.includes(n);
+  const texts: Record<string, string> = { 'reward.json': '{"reward": 0}', 'reward.txt': '0' };
+  const codes = (names: string[], recorded: Record<string, number> | null) =>
+    provenanceFromFiles(dir, has(names), null, (n) => ({ text: texts[n] }), recorded).map((p) => `${p.code}@${p.file.slice(dir.length + 1)}`);
+  assert.deepEqual(codes(['reward.txt'], { reward: 1 }), ['reward-file-vs-result@reward.txt']);
+  assert.deepEqual(codes(['reward.json'], { reward: 1 }), ['reward-file-vs-result@reward.json']);
+  assert.deepEqual(codes(['reward.txt'], { reward: 0 }), []);
+  assert.deepEqual(codes(['reward.txt'], null), []);
+  assert.deepEqual(codes([], { reward: 1 }), [], 'no reward file: said elsewhere (missing evidence)');
 });

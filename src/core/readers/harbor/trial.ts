@@ -108,22 +108,23 @@ function expectations(agent: string | null, customAgent: boolean): { trajectoryW
 }
 
 /** The reward provenance findings of a verifier folder (`verifier`: its path relative to the trial). */
-function provenanceOf(t: TrialFiles, verifier: string, verifierStartedAt: string | null) {
+function provenanceOf(t: TrialFiles, verifier: string, verifierStartedAt: string | null, recorded: Readonly<Record<string, number>> | null | undefined) {
   const entries = listingOf(t, verifier);
   return provenanceFromFiles(joinPath(t.dir, verifier), (n) => entries.get(n) === 'file', verifierStartedAt, (n) => ({
     text: t.files.get(`${verifier}/${n}`)?.text,
     mtimeMs: t.stats.get(`${verifier}/${n}`)?.mtimeMs,
-  }));
+  }), recorded);
 }
 
 /** agent/, verifier/ and artifacts/ of the trial (or of one step: `base` 'steps/<name>/'). */
 function folderEvidence(
   list: EvidenceList, t: TrialFiles, base: string, expectTrajectory: string | null,
   expectReward: { why: string; file: string } | null, verifierStartedAt: string | null,
+  recorded?: Readonly<Record<string, number>> | null,
 ): void {
   agentEvidence(list, joinPath(t.dir, `${base}agent`), listingOf(t, `${base}agent`), expectTrajectory);
   verifierEvidence(list, joinPath(t.dir, `${base}verifier`), listingOf(t, `${base}verifier`), expectReward,
-    docOf(t, `${base}verifier/ctrf.json`, 'ctrf report'), provenanceOf(t, `${base}verifier`, verifierStartedAt));
+    docOf(t, `${base}verifier/ctrf.json`, 'ctrf report'), provenanceOf(t, `${base}verifier`, verifierStartedAt, recorded));
   artifactsEvidence(list, joinPath(t.dir, `${base}artifacts`), listingOf(t, `${base}artifacts`),
     docOf(t, `${base}artifacts/manifest.json`, 'artifact manifest'));
 }
@@ -138,7 +139,8 @@ function stepsEvidence(
     const sr = result?.step_results?.find((s) => s.step_name === stepName);
     const sub = new EvidenceList(`${who} step ${stepName}`);
     folderEvidence(sub, t, `steps/${stepName}/`, trajectoryWhy(!!sr?.agent_result),
-      rewardWhy(!!(sr?.verifier_result || sr?.verifier?.finished_at), sr?.verifier_result?.rewards), sr?.verifier?.started_at ?? null);
+      rewardWhy(!!(sr?.verifier_result || sr?.verifier?.finished_at), sr?.verifier_result?.rewards), sr?.verifier?.started_at ?? null,
+      sr?.verifier_result?.rewards);
     list.absorb(sub);
     const present = onDisk.get(stepName) === 'dir';
     list.evidence.push({
@@ -203,7 +205,8 @@ export function trialFromFiles(
   const multiStep = !!result?.step_results?.length;
   const rootVerifierRan = !!(result?.verifier_result || result?.verifier?.finished_at) && !multiStep;
   folderEvidence(list, t, '', multiStep ? null : trajectoryWhy(!!result?.agent_result),
-    rewardWhy(rootVerifierRan, result?.verifier_result?.rewards), result?.verifier?.started_at ?? null);
+    rewardWhy(rootVerifierRan, result?.verifier_result?.rewards), result?.verifier?.started_at ?? null,
+    multiStep ? null : result?.verifier_result?.rewards);
 
   attempt.evidence = list.evidence;
   attempt.missing = list.missing;

@@ -11,13 +11,18 @@ import {
   type TrialFiles, type TrialRequest,
 } from './trialFiles';
 
+/** result.json recorded rewards (then the verifier's reward file is read to compare: provenance.ts). */
+function hasRewards(r: Readonly<Record<string, number>> | null | undefined): boolean {
+  return !!r && Object.keys(r).length > 0;
+}
+
 /** Stage 4 of a multi-step trial: the reward files of each step's verifier the provenance rules look at. */
 function stepRewardRequests(t: TrialFiles, stepNames: readonly string[], r: ResultRead): TrialRequest {
   const reads: string[] = [];
   const stats: string[] = [];
   for (const s of stepNames) {
-    const started = r.result?.step_results?.find((x) => x.step_name === s)?.verifier?.started_at ?? null;
-    rewardFileRequests(t, `steps/${s}/verifier`, started, reads, stats);
+    const sr = r.result?.step_results?.find((x) => x.step_name === s);
+    rewardFileRequests(t, `steps/${s}/verifier`, sr?.verifier?.started_at ?? null, reads, stats, hasRewards(sr?.verifier_result?.rewards));
   }
   return { trial: t, lists: [], reads, stats };
 }
@@ -64,6 +69,7 @@ async function followUpsOf(fs: FsPort, trials: TrialFiles[], results: ResultRead
     readCtrf: results[i].attempt.outcome !== 'passed',
     stepNames: (results[i].result?.step_results ?? []).map((s) => s.step_name),
     verifierStartedAt: results[i].result?.verifier?.started_at ?? null,
+    recordedRewards: hasRewards(results[i].result?.verifier_result?.rewards),
   })));
   const steps = trials.map((t, i) => stepNamesOf(t, (results[i].result?.step_results ?? []).map((s) => s.step_name)));
   const multi = trials.flatMap((t, i) => (steps[i].length ? [{ t, i }] : []));

@@ -120,7 +120,7 @@ export function isTrialFolder(t: TrialFiles): boolean {
 
 /** What stage 2 asks of one trial, from what stage 1 found and what its result said. */
 export function followUps(
-  t: TrialFiles, o: { needConfig: boolean; readCtrf: boolean; stepNames: readonly string[]; verifierStartedAt: string | null },
+  t: TrialFiles, o: { needConfig: boolean; readCtrf: boolean; stepNames: readonly string[]; verifierStartedAt: string | null; recordedRewards?: boolean },
 ): TrialRequest {
   const entries = listingOf(t, '');
   const lists: string[] = [];
@@ -130,7 +130,7 @@ export function followUps(
   if (o.readCtrf && listingOf(t, 'verifier').get('ctrf.json') === 'file') reads.push('verifier/ctrf.json');
   // artifacts/ not known from its manifest (stage 1): listed now; what was read of the manifest is kept.
   if (entries.get('artifacts') === 'dir' && !t.dirs.has('artifacts')) lists.push('artifacts');
-  rewardFileRequests(t, 'verifier', o.verifierStartedAt, reads, stats);
+  rewardFileRequests(t, 'verifier', o.verifierStartedAt, reads, stats, o.recordedRewards);
   if (o.stepNames.length || entries.get('steps') === 'dir') lists.push('steps');
   return { trial: t, lists, reads, stats };
 }
@@ -139,15 +139,17 @@ export function followUps(
  * The reward files of a verifier folder the provenance rules need (provenance.ts): both read (and their times) when
  * reward.json and reward.txt are both there, their times only when the verifier's start is known.
  */
-export function rewardFileRequests(t: TrialFiles, verifier: string, verifierStartedAt: string | null, reads: string[], stats: string[]): void {
+export function rewardFileRequests(t: TrialFiles, verifier: string, verifierStartedAt: string | null, reads: string[], stats: string[],
+  recorded = false): void {
   const entries = listingOf(t, verifier);
   const has = (n: string) => entries.get(n) === 'file';
   const both = has('reward.json') && has('reward.txt');
-  if (!both && !verifierStartedAt) return;
+  // With rewards recorded in result.json, the file the verifier reads (reward.json, else reward.txt) is read to compare.
+  const read = both ? ['reward.json', 'reward.txt'] : recorded ? [has('reward.json') ? 'reward.json' : 'reward.txt'] : [];
   for (const name of ['reward.json', 'reward.txt']) {
     if (!has(name)) continue;
-    if (both) reads.push(`${verifier}/${name}`);
-    stats.push(`${verifier}/${name}`);
+    if (read.includes(name)) reads.push(`${verifier}/${name}`);
+    if (both || verifierStartedAt) stats.push(`${verifier}/${name}`);
   }
 }
 
