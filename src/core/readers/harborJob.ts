@@ -2,6 +2,7 @@
 // Never throws: bad JSON anywhere is a Problem naming the file (line and column), and the rest is still read.
 // The trials are read in batches (harbor/trialBatch.ts): a few gathers per batch rather than a dozen file-system
 // calls per trial.
+import { foreignTrialProblems } from './harbor/foreignTrials';
 import type { EntryType, FsPort } from '../fs/port';
 import { gather } from '../fs/gather';
 import type { Attempt, Problem, Run, RunFile, RunState, Task } from '../model';
@@ -333,6 +334,7 @@ function runOf(root: string, entries: Map<string, string>, job: JobFiles, trials
     problems.push({ file: root, severity: 'error', code: 'missing-path', message: `the job folder ${root} is empty or not on disk` });
   }
   for (const t of trials) problems.push(...t.problems);
+  problems.push(...foreignTrialProblems(job, trials));
   // Neither of the job's own files (discovery takes a folder of Harbor trials for their job without them): said.
   if (!job.files.some((f) => f.present && (f.label === 'config.json' || f.label === 'result.json'))) {
     problems.push({

@@ -21,6 +21,11 @@ export interface TrialRead {
   dataset: string | null;
   startedAt: string | null;
   hasResult: boolean;
+  /**
+   * The job the trial's config names (result.json's config, else config.json): its job_id, and its trials_dir (the
+   * job's folder when it ran; its last part is the job's name), with the file that says so. See foreignTrials.ts.
+   */
+  job?: { id: string | null; trialsDir: string | null; file: string };
   attempt: AttemptBody;
   problems: Problem[];
 }
@@ -182,6 +187,13 @@ function resultDetails(attempt: AttemptBody, t: TrialFiles, result: TrialResult,
   }
 }
 
+/** The job a trial's config names (`job` of TrialRead), when it names one. */
+function jobNamed(t: TrialFiles, c: TrialConfig | null | undefined, from: string): Pick<TrialRead, 'job'> {
+  const id = typeof c?.job_id === 'string' && c.job_id ? c.job_id : null;
+  const trialsDir = typeof c?.trials_dir === 'string' && c.trials_dir ? c.trials_dir : null;
+  return id || trialsDir ? { job: { id, trialsDir, file: joinPath(t.dir, from) } } : {};
+}
+
 /**
  * The attempt of one trial folder. The trial dir is the one found under the job dir: a recorded `trial_uri`
  * elsewhere (the job folder was moved or copied) is not followed; the recorded location is kept in
@@ -241,6 +253,7 @@ export function trialFromFiles(
     name: t.name, dir: t.dir, taskName: taskNameOf(t.name, r, cfg), agent, model, dataset,
     startedAt: result?.started_at ?? null,
     hasResult: r.state !== 'absent',
+    ...jobNamed(t, result?.config ?? cfg, result?.config ? 'result.json' : 'config.json'),
     attempt, problems,
   };
 }
