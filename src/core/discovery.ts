@@ -10,7 +10,7 @@ import { RUN_SUMMARY_SUFFIX as SUMMARY_SUFFIX, isRolloutsFile, rolloutsStem } fr
 import { isHarborJobDir } from './readers/harborJob';
 import { parseJsonBounded } from './jsonDepth';
 import { isInside } from './containment';
-import { formatCount } from './format';
+import { formatCount, plural } from './format';
 
 export type RunVariant = 'summary' | 'rollouts' | 'job' | 'dataset' | 'training';
 
@@ -69,7 +69,7 @@ export function describeLink(root: string, l: SkippedLink): string {
 /** One line for a person: where discovery stopped. */
 export function describeCap(c: NonNullable<DiscoveryReport['capped']>): string {
   const n = formatCount;
-  return `stopped after ${n(c.maxDirs)} folders: ${n(c.notRead)} folder${c.notRead === 1 ? '' : 's'} found (and what is below them) not read`;
+  return `stopped after ${n(c.maxDirs)} folders: ${plural(c.notRead, 'folder', undefined, n)} found (and what is below them) not read`;
 }
 
 /** The real path of a path (every link resolved), or undefined when it is not there or the file system cannot say. */

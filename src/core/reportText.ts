@@ -139,7 +139,7 @@ function taskLines(base: string, r: InspectedRun, o: Required<Omit<TextOptions, 
   const out: string[] = [];
   if (o.all) out.push('  tasks');
   else if (tasks.length) {
-    out.push(`  attention  ${tasks.length} of ${r.tasks.length} tasks have an attempt that did not pass or is missing evidence`);
+    out.push(`  attention  ${tasks.length} of ${plural(r.tasks.length, 'task')} ${tasks.length === 1 ? 'has' : 'have'} an attempt that did not pass or is missing evidence`);
     if (ranked) out.push('             most in need first: errors and missing evidence, then tasks never passed, then the rest');
   } else if (r.tasks.length) {
     out.push(`  attention  none: every attempt of ${plural(r.tasks.length, 'task')} passed`);
@@ -162,7 +162,7 @@ function taskLines(base: string, r: InspectedRun, o: Required<Omit<TextOptions, 
     }
     for (const [cell, list] of byCell) out.push(...attemptLines(base, `      ${cell || '(no cell)'}  `, list, o));
   }
-  if (tasks.length > shown.length) out.push(`    … ${tasks.length - shown.length} more tasks (--all lists every task and attempt)`);
+  if (tasks.length > shown.length) out.push(`    … ${plural(tasks.length - shown.length, 'more task', 'more tasks')} (--all lists every task and attempt)`);
   return out;
 }
 
@@ -180,7 +180,7 @@ export function renderRunText(base: string, r: InspectedRun, opts: TextOptions =
   out.push(`  state      ${r.state}`);
   if (r.training) {
     const last = r.training.last ? Object.entries(r.training.last).filter(([k]) => k !== 'step').slice(0, 6).map(([k, v]) => `${k}=${v}`).join(' ') : '';
-    out.push(`  training   ${r.training.steps} steps${last ? `; last: ${last}` : ''}`);
+    out.push(`  training   ${plural(r.training.steps, 'step')}${last ? `; last: ${last}` : ''}`);
   }
   const c = r.counts;
   const byOutcome = OUTCOMES.filter((x) => c.byOutcome[x] > 0).map((x) => `${x} ${c.byOutcome[x]}`).join(', ');
@@ -214,6 +214,6 @@ export function renderRunText(base: string, r: InspectedRun, opts: TextOptions =
 
 export function renderText(doc: InspectDocument, base: string, opts: TextOptions = {}): string {
   if (!doc.runs.length) return `No runs found under ${safeLine(doc.root)}\n`;
-  const head = safeLine(`${doc.runs.length} run${doc.runs.length === 1 ? "" : "s"} under ${doc.root}`);
+  const head = safeLine(`${plural(doc.runs.length, 'run')} under ${doc.root}`);
   return `${head}\n\n${doc.runs.map((r) => renderRunText(base, r, opts)).join('\n\n')}\n`;
 }

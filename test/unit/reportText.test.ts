@@ -275,7 +275,7 @@ test('all: every task and attempt under "tasks", labels padded to at most 32; pr
     '  attention  2 of 3 tasks have an attempt that did not pass or is missing evidence',
     '             most in need first: errors and missing evidence, then tasks never passed, then the rest',
     '    a-label-of-exactly-thirty-five-chars  #1 failed (reward 0.0)',
-    '    … 1 more tasks (--all lists every task and attempt)',
+    '    … 1 more task (--all lists every task and attempt)',
     ...capped,
   ].join('\n'));
   const many: Run = { ...viewer, problems: Array.from({ length: 201 }, (_, i) => ({ file: `/w/d/p${i}`, severity: 'error' as const, code: 'c', message: 'm' })) };
@@ -300,7 +300,7 @@ test('edges: no measured attempt, a task without attempts, exact caps, two cells
   const empty: Run = { ...viewer, tasks: [{ id: 'e', label: 'e', attempts: [] }] };
   assert.equal(renderRunText('/w', inspectRun(empty)), [
     'viewer-data: ds', '  at         d/summary.json', '  state      complete', '  attempts   0 in 1 task',
-    '  attention  1 of 1 tasks have an attempt that did not pass or is missing evidence', '    e  (no attempts)',
+    '  attention  1 of 1 task has an attempt that did not pass or is missing evidence', '    e  (no attempts)',
   ].join('\n'));
   assert.equal(renderRunText('/w', inspectRun(viewer), { all: true }), 'viewer-data: ds\n  at         d/summary.json\n  state      complete',
     'all, no tasks: no "tasks" heading');

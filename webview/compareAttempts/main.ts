@@ -5,7 +5,7 @@
 // trajectory says why. Handshake `ready` → `init` (src/protocol/compareAttempts.ts), every message validated, text as text.
 import '../lib/zodJitless';
 import { type AlignedRowTuple, type AttemptSide, type CompareAttemptsModel, type WebviewMessage, parseHostMessage } from '../../src/protocol/compareAttempts';
-import { formatReward } from '../../src/core/format';
+import { formatReward, plural } from '../../src/core/format';
 import { VirtualList, codicon, el } from '../lib/virtualList';
 import { listenToHost } from '../lib/hostChannel';
 
@@ -48,7 +48,7 @@ function sideHeader(s: AttemptSide, which: 'left' | 'right'): HTMLElement {
   h.append(el('div', 'title', s.title), el('div', `meta out-${s.outcome}`, `${s.outcome} · reward ${formatReward(s.reward)}${s.reward === null ? ' (not measured)' : ''}`));
   if (s.unavailable) h.append(el('div', 'unavailable', s.unavailable));
   else {
-    h.append(el('div', 'meta', `${s.steps.length} steps · prompt ${n(s.promptTokens)} · completion ${n(s.completionTokens)}${s.costUsd !== null ? ` · $${s.costUsd.toFixed(4)}` : ''} · elapsed ${dur(s.elapsedMs)}`));
+    h.append(el('div', 'meta', `${plural(s.steps.length, 'step')} · prompt ${n(s.promptTokens)} · completion ${n(s.completionTokens)}${s.costUsd !== null ? ` · $${s.costUsd.toFixed(4)}` : ''} · elapsed ${dur(s.elapsedMs)}`));
     const open = el('button', 'link', 'Open trajectory');
     open.type = 'button';
     open.addEventListener('click', () => post({ type: 'openTrajectory', side: which }));
@@ -67,7 +67,7 @@ function render(m: CompareAttemptsModel): void {
   const fd = m.firstDivergence;
   const summary = el('p', 'summary');
   if (m.left.unavailable || m.right.unavailable) summary.textContent = 'One side has no trajectory to align; its steps are listed on their own. The verifier outputs can still be compared.';
-  else if (!fd) summary.textContent = `The trajectories are the same step for step (${m.counts.same} steps).`;
+  else if (!fd) summary.textContent = `The trajectories are the same step for step (${plural(m.counts.same, 'step')}).`;
   else summary.textContent = `First divergence at row ${fd.row + 1} (left ${fd.left === null ? '—' : `#${fd.left + 1}`}, right ${fd.right === null ? '—' : `#${fd.right + 1}`}) · ${m.counts.same} same · ${m.counts.changed} changed · ${m.counts.left} only left · ${m.counts.right} only right`;
   const actions = el('div', 'actions');
   const diffs = m.rows.map((r, i) => (r[0] === 'same' ? -1 : i)).filter((i) => i >= 0);

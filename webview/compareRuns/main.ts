@@ -5,7 +5,7 @@
 import '../lib/zodJitless';
 import * as z from 'zod/mini';
 import { type CompareRunsModel, type CompareTaskRow, type WebviewMessage, parseHostMessage } from '../../src/protocol/compareRuns';
-import { RUN_KIND_LABELS } from '../../src/core/format';
+import { RUN_KIND_LABELS, plural } from '../../src/core/format';
 import { TASK_CHANGES, type TaskChange } from '../../src/core/compare/runs';
 import { VirtualList, codicon, el } from '../lib/virtualList';
 import { listenToHost } from '../lib/hostChannel';
@@ -70,7 +70,7 @@ function sidesTable(m: CompareRunsModel): HTMLElement {
 
 function header(m: CompareRunsModel): HTMLElement {
   const h = el('header');
-  h.append(el('h1', undefined, `Comparing ${m.sides.length} runs`));
+  h.append(el('h1', undefined, `Comparing ${plural(m.sides.length, 'run')}`));
   const ul = el('ul', 'side-list');
   for (const s of m.sides) {
     const li = el('li');
@@ -78,7 +78,7 @@ function header(m: CompareRunsModel): HTMLElement {
     if (s.mergedFrom.length > 1) li.append(el('div', 'merged-from', `merged from ${s.mergedFrom.length} runs: ${s.mergedFrom.join(', ')}`));
     ul.append(li);
   }
-  h.append(ul, el('p', 'note', `A is the baseline. Differences are over the ${m.commonTasks} task${m.commonTasks === 1 ? '' : 's'} every run has; a null reward is not measured and never counted as 0.`));
+  h.append(ul, el('p', 'note', `A is the baseline. Differences are over the ${plural(m.commonTasks, 'task')} every run has; a null reward is not measured and never counted as 0.`));
   if (m.canMerge || m.merge) {
     const label = el('label', 'merge');
     const box = el('input');
@@ -110,7 +110,7 @@ function rowEl(m: CompareRunsModel, t: CompareTaskRow, _i: number, selected: boo
   t.cells.forEach((c, side) => {
     const cell = el('button', `cell ${c ? `out-${c.outcome}` : 'absent'}`, c ? c.text : '— absent');
     cell.type = 'button';
-    cell.title = `${m.sides[side].letter}: ${c ? `${c.text} (${c.attempts} attempt${c.attempts === 1 ? '' : 's'})` : 'no such task in this run'}`;
+    cell.title = `${m.sides[side].letter}: ${c ? `${c.text} (${plural(c.attempts, 'attempt')})` : 'no such task in this run'}`;
     if (c) cell.addEventListener('click', () => post({ type: 'openCell', taskId: t.id, side }));
     else cell.disabled = true;
     r.append(cell);

@@ -3,6 +3,7 @@
 import type { Dashboard, PassAtRow, RewardDistribution, ScatterPoint } from '../../src/protocol/dashboard';
 import { showBidi } from '../../src/views/bidi';
 import { el, fmtCost, fmtDuration, fmtInt, fmtReward, outcomeColor, svg, themeColor } from './dom';
+import { plural } from '../../src/core/format';
 
 export interface OutcomeCount { outcome: string; label: string; count: number }
 
@@ -93,7 +94,7 @@ export function rewardHistogram(d: RewardDistribution): SVGSVGElement {
   d.bins.forEach((b, i) => {
     const r = svg('rect', { x: PAD.l + bw * i + 1, y: y(b.count), width: Math.max(1, bw - 2), height: Math.max(0, H - PAD.b - y(b.count)), fill: color, class: 'bar' });
     const t = svg('title');
-    t.textContent = `${d.binary ? `reward ${b.from}` : `${fmtReward(b.from)} – ${fmtReward(b.to)}`}: ${b.count} attempts`;
+    t.textContent = `${d.binary ? `reward ${b.from}` : `${fmtReward(b.from)} – ${fmtReward(b.to)}`}: ${plural(b.count, 'attempt')}`;
     r.append(t);
     s.append(r);
   });

@@ -11,6 +11,7 @@ import { SCATTER_MAX, outcomeBar, passAtCurve, rewardHistogram, scatter } from '
 import { button, codicon, dash, el, fmtCost, fmtDuration, fmtInt, fmtNum, pct } from './dom';
 import { TaskTable } from './taskTable';
 import { TrainingCharts } from './training';
+import { plural } from '../../src/core/format';
 
 export class DashboardView {
   private readonly table: TaskTable;
@@ -100,7 +101,7 @@ export class DashboardView {
     const hist = el('div', 'dash-card rewards');
     const r = d.rewards;
     hist.append(el('h3', undefined, 'Reward distribution'), rewardHistogram(r),
-      el('p', 'note', `${r.nMeasured} measured attempts, mean ${fmtNum(r.mean)}; ${r.nNull} not measured (null reward, not in any bar).`));
+      el('p', 'note', `${plural(r.nMeasured, 'measured attempt')}, mean ${fmtNum(r.mean)}; ${r.nNull} not measured (null reward, not in any bar).`));
     grid.append(pass, hist);
     s.append(grid);
     return s;
@@ -147,7 +148,7 @@ export class DashboardView {
     }, { rootMargin: '200px' });
     io.observe(chart);
     const drawn = Math.min(d.scatter.points.length, SCATTER_MAX);
-    const sampled = drawn < d.scatter.total ? ` ${drawn} of the ${d.scatter.total} tasks are drawn (every n-th).` : '';
+    const sampled = drawn < d.scatter.total ? ` ${drawn} of the ${plural(d.scatter.total, 'task')} ${drawn === 1 ? 'is' : 'are'} drawn (every n-th).` : '';
     s.append(chart, el('p', 'note', `Each point is a task: its mean reward over measured attempts against its mean per attempt. Click a point to select the task.${sampled}`));
     return s;
   }
@@ -165,10 +166,10 @@ export class DashboardView {
       const b = el('button', `cause src-${c.source}`);
       b.type = 'button';
       b.dataset.key = c.key;
-      b.title = `Show the ${c.tasks} tasks with ${c.label} in the task table`;
+      b.title = `Show the ${plural(c.tasks, 'task')} with ${c.label} in the task table`;
       b.append(codicon(c.source === 'verifier' ? 'beaker' : c.source === 'exception' ? 'bug' : 'error'),
         el('span', 'cause-label', c.label), el('span', 'cause-detail', [c.source, c.detail].filter(Boolean).join(' · ')),
-        el('span', 'cause-count', `${c.count} attempts · ${c.tasks} tasks`));
+        el('span', 'cause-count', `${plural(c.count, 'attempt')} · ${plural(c.tasks, 'task')}`));
       b.addEventListener('click', () => this.table.filterByCause(c.key));
       li.append(b);
       if (c.sample) li.append(el('div', 'cause-sample', c.sample.length > 300 ? `${c.sample.slice(0, 300)}…` : c.sample));
@@ -188,7 +189,7 @@ export class DashboardView {
     const s = el('section', 'dash-section provenance');
     s.id = 'provenance';
     const warn = d.provenance.filter((p) => p.severity === 'warning').length;
-    const h = el('h2', undefined, warn ? `Reward provenance: ${warn} warning${warn === 1 ? '' : 's'}` : 'Reward provenance');
+    const h = el('h2', undefined, warn ? `Reward provenance: ${plural(warn, 'warning')}` : 'Reward provenance');
     h.prepend(codicon(warn ? 'warning' : 'info', warn ? 'sev-warning' : 'sev-info'));
     s.append(h);
     const ul = el('ul', 'prov-list');

@@ -13,7 +13,7 @@ import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import {
   type HostMessage, type OverviewModel, type OverviewTaskRow, type PassAt, type WebviewMessage, OUTCOMES, parseHostMessage,
 } from '../../src/protocol/runOverview';
-import { RUN_KIND_LABELS, formatReward } from '../../src/core/format';
+import { RUN_KIND_LABELS, formatReward, plural } from '../../src/core/format';
 import { type DashContext, type DashState, DashStateSchema, defaultDashState } from './context';
 import { DashboardView } from './dashboard';
 import { badge, codicon, el } from './dom';
@@ -81,7 +81,7 @@ function renderHeader(m: OverviewModel): HTMLElement {
 function passLine(name: string, p: PassAt): HTMLElement {
   const d = el('div', 'pass');
   d.append(el('span', 'pass-name', name), el('span', 'pass-value', fmt(p.value)));
-  d.append(el('span', 'pass-detail', `${p.nMeasured} measured / ${p.nTasks} tasks · ${p.nAllInfra} all-infra`));
+  d.append(el('span', 'pass-detail', `${p.nMeasured} measured / ${plural(p.nTasks, 'task')} · ${p.nAllInfra} all-infra`));
   return d;
 }
 
@@ -101,7 +101,7 @@ function renderSummary(m: OverviewModel): HTMLElement {
   const pass = el('div', 'passes');
   pass.append(passLine('pass@1', m.passAt1));
   if (m.passAtK.k !== 1) pass.append(passLine(`pass@${m.passAtK.k}`, m.passAtK));
-  pass.append(el('p', 'note', `${m.counts.measured} of ${m.counts.total} attempts measured. null reward = not measured: such attempts are left out of pass@k (never counted as 0); a task with every attempt unmeasured counts as all-infra.`));
+  pass.append(el('p', 'note', `${m.counts.measured} of ${plural(m.counts.total, 'attempt')} measured. null reward = not measured: such attempts are left out of pass@k (never counted as 0); a task with every attempt unmeasured counts as all-infra.`));
   s.append(counts, pass);
   return s;
 }
@@ -147,7 +147,7 @@ const GRID_EAGER_TASKS = 200;
 function renderGridSection(m: OverviewModel): HTMLElement {
   const d = el('details', 'grid-section');
   d.open = !m.gridDeferred && m.tasks.length <= GRID_EAGER_TASKS;
-  d.append(el('summary', undefined, `Task × attempt grid (${m.tasks.length + m.tasksOmitted} tasks)`));
+  d.append(el('summary', undefined, `Task × attempt grid (${plural(m.tasks.length + m.tasksOmitted, 'task')})`));
   const fill = () => {
     if (d.querySelector('#grid, .grid-loading')) return;
     // A big run's grid is not in the init message: asked for now, drawn when it comes (showGrid).
@@ -259,7 +259,7 @@ function applyFilter(): void {
     for (const b of tr.querySelectorAll<HTMLElement>('button.cell')) b.classList.toggle('dim', !!outcome && b.dataset.outcome !== outcome);
   }
   const label = document.querySelector('.toolbar .shown');
-  if (label) label.textContent = `${shown} of ${model.tasks.length} tasks`;
+  if (label) label.textContent = `${shown} of ${plural(model.tasks.length, 'task')}`;
   const none = document.querySelector<HTMLElement>('.no-match');
   if (none) none.hidden = shown > 0 || model.tasks.length === 0;
 }

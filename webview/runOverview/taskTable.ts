@@ -8,6 +8,7 @@ import type { Dashboard, TaskTableRow } from '../../src/protocol/dashboard';
 import type { TableText } from '../../src/core/dashboard/tableText';
 import { type DashContext, copyButtons } from './context';
 import { codicon, dash, el, fmtCost, fmtDuration, fmtInt, fmtNum, fmtReward } from './dom';
+import { plural } from '../../src/core/format';
 
 const ROW_H = 24;
 const OVERSCAN = 8;
@@ -226,7 +227,7 @@ export class TaskTable {
     const dir = s.sortDesc ? -1 : 1;
     this.view = this.rows.filter((r) => this.matches(r));
     this.view.sort((a, b) => { const x = col.sort(a); const y = col.sort(b); return x === null || y === null ? compare(x, y) : dir * compare(x, y); });
-    this.shownLabel.textContent = `${this.view.length} of ${this.rows.length} tasks`;
+    this.shownLabel.textContent = `${this.view.length} of ${plural(this.rows.length, 'task')}`;
     this.loadingLabel.textContent = this.loading ? `loading ${this.total - this.rows.length} more…` : '';
     this.root.classList.toggle('loading', this.loading);
     this.spacer.style.height = `${this.view.length * ROW_H}px`;

@@ -3,6 +3,7 @@
 import type { TrajectoryHostMessage } from '../../src/protocol/trajectory';
 import { showBidi } from '../../src/views/bidi';
 import { button, codicon, duration, el, money, num } from './dom';
+import { plural } from '../../src/core/format';
 
 type Init = Extract<TrajectoryHostMessage, { type: 'init' }>;
 type Totals = Init['header']['totals'];
@@ -86,7 +87,7 @@ export function renderHeader(m: Init, a: HeaderActions): HTMLElement {
     const s = el('div', 'subagents');
     s.append(el('span', 'note', 'Subagents: '));
     h.subagents.forEach((sub, i) => {
-      const label = `${sub.agent ?? sub.ref} (${sub.kind}${sub.unresolved ? ', unresolved' : `, ${sub.steps} steps`})`;
+      const label = `${sub.agent ?? sub.ref} (${sub.kind}${sub.unresolved ? ', unresolved' : `, ${plural(sub.steps, 'step')}`})`;
       const b = button(label, 'type-hierarchy-sub', () => a.openSubagent(i), { secondary: true, title: sub.unresolved ?? sub.path ?? sub.ref });
       b.classList.add('subagent-link');
       b.dataset.subagent = String(i);

@@ -16,6 +16,7 @@ import { StepList } from './list';
 import { renderHeader } from './header';
 import { renderStep } from './step';
 import { button, el } from './dom';
+import { plural } from '../../src/core/format';
 
 // The page's first script (early.ts) took the API and said `ready`; what the host sent since is replayed below.
 const early = earlyChannel('trajectory');
@@ -140,9 +141,9 @@ function nextHit(dir: number): void {
 
 function showCount(): void {
   if (!search || !searchBox.value) { count.textContent = ''; return; }
-  const where = hitPos >= 0 ? `${hitPos + 1} / ${search.steps.length} steps` : `${search.steps.length} steps`;
+  const where = hitPos >= 0 ? `${hitPos + 1} / ${plural(search.steps.length, 'step')}` : plural(search.steps.length, 'step');
   const sofar = search.partial ? ' so far (still reading)' : '';
-  count.textContent = search.total ? `${search.total} matches · ${where}${sofar}` : `No matches${sofar}`;
+  count.textContent = search.total ? `${plural(search.total, 'match', 'matches')} · ${where}${sofar}` : `No matches${sofar}`;
   count.dataset.ms = String(Math.round(search.ms));
   count.dataset.query = search.query;
   count.dataset.partial = String(search.partial);
@@ -191,7 +192,7 @@ function openSubagent(i: number): void { post({ type: 'openSubagent', index: i }
 
 function subagentLabel(i: number): string {
   const s = init?.header.subagents[i];
-  return s ? `Subagent: ${s.agent ?? s.ref}${s.unresolved ? ' (unresolved)' : ` · ${s.steps} steps`}` : `Subagent ${i}`;
+  return s ? `Subagent: ${s.agent ?? s.ref}${s.unresolved ? ' (unresolved)' : ` · ${plural(s.steps, 'step')}`}` : `Subagent ${i}`;
 }
 
 const headerActions = {
@@ -204,7 +205,7 @@ function showLoading(l: Init['loading']): void {
   const mb = (n: number) => (n / 1048576).toFixed(n < 10 * 1048576 ? 1 : 0);
   loadingBox.hidden = false;
   document.body.classList.add('loading');
-  loadingBox.replaceChildren(el('div', 'banner reading', `Reading… ${l.steps.toLocaleString('en-US')} steps so far (${mb(l.bytesRead)} of ${mb(l.bytesTotal)} MB). The totals, the recount against final_metrics, continuations and subagents are complete once everything is read.`));
+  loadingBox.replaceChildren(el('div', 'banner reading', `Reading… ${plural(l.steps, 'step', undefined, (n) => n.toLocaleString('en-US'))} so far (${mb(l.bytesRead)} of ${mb(l.bytesTotal)} MB). The totals, the recount against final_metrics, continuations and subagents are complete once everything is read.`));
 }
 
 function showHeader(): void {

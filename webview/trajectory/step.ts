@@ -3,6 +3,7 @@
 // textContent; long text is cut with a "show all" button (nothing silently truncated).
 import type { TrajectoryHostMessage } from '../../src/protocol/trajectory';
 import { button, codicon, duration, el, highlighted, money, num } from './dom';
+import { plural } from '../../src/core/format';
 
 type StepMsg = Extract<TrajectoryHostMessage, { type: 'step' }>;
 type Step = StepMsg['step'];
@@ -137,14 +138,14 @@ function logprobBlock(m: StepMsg): HTMLElement {
   const lp = m.step.logprobs!;
   const box = el('section', 'logprobs');
   box.append(el('h3', '', 'Log-probabilities'));
-  box.append(el('div', 'note', `${lp.count} tokens · mean ${lp.mean.toFixed(3)} · min ${lp.min.toFixed(3)} · perplexity ${lp.perplexity.toFixed(3)} · p<0.5: ${(lp.below50 * 100).toFixed(1)}% · p<0.1: ${(lp.below10 * 100).toFixed(1)}%`));
+  box.append(el('div', 'note', `${plural(lp.count, 'token')} · mean ${lp.mean.toFixed(3)} · min ${lp.min.toFixed(3)} · perplexity ${lp.perplexity.toFixed(3)} · p<0.5: ${(lp.below50 * 100).toFixed(1)}% · p<0.1: ${(lp.below10 * 100).toFixed(1)}%`));
   const hist = el('div', 'histogram');
   hist.setAttribute('aria-label', 'token probability histogram');
   const max = Math.max(1, ...lp.histogram);
   lp.histogram.forEach((n, i) => {
     const bar = el('div', 'bar');
     bar.style.height = `${Math.round((n / max) * 100)}%`;
-    bar.title = `p ${i / 10}–${(i + 1) / 10}: ${n} tokens`;
+    bar.title = `p ${i / 10}–${(i + 1) / 10}: ${plural(n, 'token')}`;
     hist.append(bar);
   });
   box.append(hist);

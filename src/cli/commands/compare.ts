@@ -10,6 +10,7 @@ import { NodeFs } from '../../core/fs/nodeFs';
 import { loadRuns } from '../../core/load';
 import { compareSides, renderCompareText, sidesOf } from '../../core/compare';
 import { writeJson } from '../jsonOut';
+import { plural } from '../../core/format';
 
 /** The command's usage line (also in `harbor-runs help`). */
 export const USAGE = 'usage: harbor-runs compare <run path> <run path> [...] [--merge] [--all] [--json] [--k K]\n';
@@ -41,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const sides = sidesOf(runs, { merge: args.flags.has('merge') });
   if (sides.length < 2) {
-    process.stderr.write(`harbor-runs compare: ${sides.length} run${sides.length === 1 ? '' : 's'} found; give two or more (or a folder holding several)\n${USAGE}`);
+    process.stderr.write(`harbor-runs compare: ${plural(sides.length, 'run')} found; give two or more (or a folder holding several)\n${USAGE}`);
     return 2;
   }
   const comparison = compareSides(sides, { k });

@@ -1,7 +1,7 @@
 // What `harbor-runs compare` prints: the sides (A, B, …; A is the baseline), a table of totals per side with the
 // difference from A over the tasks every side has, then the tasks that regressed, improved, are missing from a side
 // or could not be compared (a side measured nothing), each list capped unless `all`; unchanged tasks are counted.
-import { formatReward, RUN_KIND_LABELS } from '../format';
+import { formatReward, RUN_KIND_LABELS, plural } from '../format';
 import { formatDuration } from '../trajectory/document';
 import { safeLine } from '../terminalText';
 import type { RunComparison, TaskCell, TaskChange, TaskRow } from './runs';
@@ -46,7 +46,7 @@ function table(rows: string[][]): string[] {
 export function renderCompareText(c: RunComparison, opts: CompareTextOptions = {}): string {
   const out: string[] = [];
   const n = c.sides.length;
-  out.push(`Comparing ${n} runs (A is the baseline; differences over the ${c.commonTasks} task${c.commonTasks === 1 ? '' : 's'} every run has; pass@k at k=${c.k})`);
+  out.push(`Comparing ${plural(n, 'run')} (A is the baseline; differences over the ${plural(c.commonTasks, 'task')} every run has; pass@k at k=${c.k})`);
   if (c.mergeNote) out.push(safeLine(c.mergeNote));
   out.push('');
   c.sides.forEach((s, i) => {
@@ -86,7 +86,7 @@ export function renderCompareText(c: RunComparison, opts: CompareTextOptions = {
     out.push('', `Unchanged (${same.length}):`);
     for (const t of same) out.push(taskLine(t));
   } else {
-    out.push('', `Unchanged: ${same.length} task${same.length === 1 ? '' : 's'}`);
+    out.push('', `Unchanged: ${plural(same.length, 'task')}`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -17,6 +17,7 @@ import { readTrials } from './harbor/trialBatch';
 import { type JobLockRead, readJobLock } from './harbor/jobLock';
 import { MAX_JSON_BYTES } from './harbor/trialFiles';
 import { TimeSlice, yieldTurn } from '../turn';
+import { plural } from '../format';
 
 /** Whether a folder entry is a trial dir: a sub-folder with config.json or result.json (harbor view's rule). */
 async function isTrialDir(fs: FsPort, dir: string): Promise<boolean> {
@@ -347,7 +348,7 @@ function runOf(root: string, entries: Map<string, string>, job: JobFiles, trials
   if (finishedAt && nTotal !== null && nTotal > trials.length) {
     problems.push({
       file: joinPath(root, 'result.json'), severity: 'warning', code: 'missing-trials',
-      message: `the job recorded ${nTotal} trials, ${trials.length} trial folders are on disk`,
+      message: `the job recorded ${plural(nTotal, 'trial')}, ${plural(trials.length, 'trial folder')} ${trials.length === 1 ? 'is' : 'are'} on disk`,
     });
   }
   const { identity, label } = identityOf(root, job, trials);

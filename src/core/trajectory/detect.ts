@@ -2,6 +2,7 @@
 // SWE-agent, gemini-cli, OpenHands events, plain chat messages) are named so the user knows what they opened.
 import type { NotAtif } from './types';
 import { isObj, own } from './json';
+import { plural } from '../format';
 
 export type Detected =
   | { atif: true; version: string; known: boolean }
@@ -47,7 +48,7 @@ export function detect(doc: unknown): Detected {
     if (doc.slice(0, 5).some((e) => isObj(e) && ('action' in e || 'observation' in e))) {
       return no('an OpenHands-style event list', `a JSON array of ${doc.length} action / observation events`, false);
     }
-    return no('unrelated JSON', `a JSON array of ${doc.length} items, not an ATIF document`, false);
+    return no('unrelated JSON', `a JSON array of ${plural(doc.length, 'item')}, not an ATIF document`, false);
   }
   return no('unrelated JSON', `a JSON ${doc === null ? 'null' : typeof doc}, not an ATIF document`, false);
 }

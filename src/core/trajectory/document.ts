@@ -2,6 +2,7 @@
 // model the viewer shows, as a plain JSON document.
 import type { Totals, TrajectoryView } from './types';
 import { safeLine } from '../terminalText';
+import { plural } from '../format';
 
 export interface SubagentDoc {
   kind: string;
@@ -89,8 +90,8 @@ export function renderTrajectoryText(v: TrajectoryView): string {
   out.push(`  recount            ${totalsLine(v.totals)}`);
   if (v.subagents.length) out.push(`  with subagents     ${totalsLine(v.totalsWithSubagents)}`);
   for (const d of v.disagreements) out.push(`  final_metrics ${d.field} ${d.recorded} ≠ recount ${d.recount}${d.recountWithSubagents !== d.recount ? ` (with subagents ${d.recountWithSubagents})` : ''}`);
-  for (const f of v.files.slice(1)) out.push(`  continuation ${f.path} from step #${f.firstStep + 1} (${f.steps} steps${f.foldedCopies ? `, ${f.foldedCopies} copied steps folded` : ''})`);
-  for (const s of v.subagents) out.push(`  subagent (${s.kind}) ${s.ref}${s.path ? ` → ${s.path}` : ''}${s.unresolved ? ` — ${s.unresolved}` : ` · ${s.steps} steps`}`);
+  for (const f of v.files.slice(1)) out.push(`  continuation ${f.path} from step #${f.firstStep + 1} (${plural(f.steps, 'step')}${f.foldedCopies ? `, ${plural(f.foldedCopies, 'copied step')} folded` : ''})`);
+  for (const s of v.subagents) out.push(`  subagent (${s.kind}) ${s.ref}${s.path ? ` → ${s.path}` : ''}${s.unresolved ? ` — ${s.unresolved}` : ` · ${plural(s.steps, 'step')}`}`);
   if (v.steps.length) out.push('');
   for (const s of v.steps) {
     const flags = [s.copied ? 'copied' : '', s.llmCallCount === 0 ? 'no model call' : '', s.toolCalls.length ? `${s.toolCalls.length} call${s.toolCalls.length > 1 ? 's' : ''}` : ''].filter(Boolean).join(', ');

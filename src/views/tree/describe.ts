@@ -113,7 +113,7 @@ function attemptFlag(a: Attempt): Flag | undefined {
   if (a.outcome === 'missing') return { badge: '!', severity: 'error', reason: 'missing: selected, but no row or trial exists' };
   let n = a.missing.length;
   if (n === 0) for (const e of a.evidence) if (!e.present && !e.outside) n++;
-  if (n > 0) return { badge: String(Math.min(n, 99)), severity: 'warning', reason: `${n} missing path${n === 1 ? '' : 's'}` };
+  if (n > 0) return { badge: String(Math.min(n, 99)), severity: 'warning', reason: plural(n, 'missing path') };
   const prov = a.provenance?.filter((p) => p.severity === 'warning') ?? [];
   if (prov.length) return { badge: 'R', severity: 'warning', reason: `reward provenance: ${prov.map((p) => p.message).join('; ')}` };
   return undefined;
@@ -122,7 +122,7 @@ function attemptFlag(a: Attempt): Flag | undefined {
 function taskFlag(t: Task): Flag | undefined {
   let n = 0;
   for (const a of t.attempts) if (attemptFlag(a)) n++;
-  return n > 0 ? { badge: String(Math.min(n, 99)), severity: 'warning', reason: `${n} attempt${n === 1 ? '' : 's'} with missing evidence` } : undefined;
+  return n > 0 ? { badge: String(Math.min(n, 99)), severity: 'warning', reason: `${plural(n, 'attempt')} with missing evidence` } : undefined;
 }
 
 function evidenceSpec(id: string, ev: Evidence): ItemSpec {
@@ -142,7 +142,7 @@ function evidenceSpec(id: string, ev: Evidence): ItemSpec {
   const nFailed = ev.failedTests?.length ?? 0;
   return {
     ...base,
-    description: nFailed > 0 ? `${nFailed} failed test${nFailed === 1 ? '' : 's'}` : undefined,
+    description: nFailed > 0 ? plural(nFailed, 'failed test') : undefined,
     icon: ev.isDir ? 'folder' : 'file',
     collapsible: hasKids ? 'collapsed' : 'none',
     contextValue: `evidence+${ev.kind}+present${ev.isDir ? '+dir' : '+file'}`,
@@ -207,7 +207,7 @@ function describeNode(n: TreeNode): ItemSpec {
         id: n.id, ...runRowText(run, n.where), icon: runIcon(run), collapsible: 'collapsed',
         contextValue: ctx.join('+'), path: run.anchor, click: 'none',
         flag: np > 0 && run.problems.some((p) => p.severity !== 'info')
-          ? { badge: String(Math.min(np, 99)), severity: run.problems.some((p) => p.severity === 'error') ? 'error' : 'warning', reason: `${np} problem${np === 1 ? '' : 's'}` }
+          ? { badge: String(Math.min(np, 99)), severity: run.problems.some((p) => p.severity === 'error') ? 'error' : 'warning', reason: plural(np, 'problem') }
           : undefined,
       };
     }
@@ -276,7 +276,7 @@ function describeNode(n: TreeNode): ItemSpec {
     case 'more': {
       const next = Math.min(MORE_PAGE, n.total - n.shown);
       return {
-        id: n.id, label: `Show ${formatCount(next)} more ${n.what}`, description: `${formatCount(n.shown)} of ${formatCount(n.total)} shown`,
+        id: n.id, label: `Show ${plural(next, 'more ' + n.what.slice(0, -1), `more ${n.what}`, formatCount)}`, description: `${formatCount(n.shown)} of ${formatCount(n.total)} shown`,
         icon: { id: 'ellipsis' }, collapsible: 'none', contextValue: 'more', click: 'show-more',
       };
     }

@@ -2,7 +2,7 @@
 // Ids are stable across refreshes (built from Run / Task / Attempt ids and paths) so expansion survives a reload.
 import type { Attempt, Evidence, NamedReason, Problem, Run, RunFile, Task } from '../../core/model';
 import type { EntryType } from '../../core/fs/port';
-import { formatCount } from '../../core/format';
+import { formatCount, plural } from '../../core/format';
 import { relativeInside } from '../../core/paths';
 import { runPlaces } from './runPlaces';
 import { type ViewState, attemptVisible, isFilterActive, runVisible, visibleTasks } from './viewState';
@@ -211,5 +211,5 @@ export function rootChildren(
 /** "2,560 of 10,000 trial folders (26%)": how far a run's first read is. */
 export function readingProgress(p: { done: number; total: number }): string {
   const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 0;
-  return `${formatCount(p.done)} of ${formatCount(p.total)} trial folders (${pct}%)`;
+  return `${formatCount(p.done)} of ${plural(p.total, 'trial folder', undefined, formatCount)} (${pct}%)`;
 }

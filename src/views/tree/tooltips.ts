@@ -2,7 +2,7 @@
 import type { Attempt, Run, Task } from '../../core/model';
 import { OUTCOME_LABELS } from '../outcomeStyle';
 import { passAtK } from '../../core/passAtK';
-import { formatReward } from '../../core/format';
+import { formatReward, plural } from '../../core/format';
 import { formatDuration, runCounts, taskDescription } from './describe';
 import { visibleText } from './visibleText';
 import { type TreeNode, refusalOf } from './nodes';
@@ -84,7 +84,7 @@ function passAtKLine(run: Run): string | undefined {
   if (results[0].r.value === null) return undefined;
   const first = results[0].r;
   const values = results.map(({ k, r }) => `pass@${k} ${r.value === null ? '—' : r.value.toFixed(3)}`).join(' · ');
-  return `${values} (${first.nMeasured} of ${first.nTasks} tasks measured${first.nAllInfra ? `, ${first.nAllInfra} all infra` : ''})`;
+  return `${values} (${first.nMeasured} of ${plural(first.nTasks, 'task')} measured${first.nAllInfra ? `, ${first.nAllInfra} all infra` : ''})`;
 }
 
 function runTooltip(run: Run): string {

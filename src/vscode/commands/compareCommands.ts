@@ -4,7 +4,7 @@
 // are accepted as arguments too (links, other commands).
 import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
-import { RUN_KIND_LABELS, formatReward } from '../../core/format';
+import { RUN_KIND_LABELS, formatReward, plural } from '../../core/format';
 import { countRun } from '../../core/model';
 import type { AttemptNode, RunNode, TreeNode } from '../../views/tree/nodes';
 import type { AttemptRef } from '../../views/compareModel';
@@ -33,7 +33,7 @@ async function pickRuns(ctx: HostContext, preselected: ReadonlySet<string>): Pro
     const c = countRun(run);
     return {
       label: run.label, picked: preselected.has(run.id),
-      description: `${RUN_KIND_LABELS[run.kind]} · ${run.tasks.length} tasks · ${c.passed}/${c.measured} passed`,
+      description: `${RUN_KIND_LABELS[run.kind]} · ${plural(run.tasks.length, 'task')} · ${c.passed}/${c.measured} passed`,
       detail: vscode.workspace.asRelativePath(run.anchor), run,
     };
   });

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
 import { countRun } from '../../core/model';
-import { RUN_KIND_LABELS } from '../../core/format';
+import { RUN_KIND_LABELS, plural } from '../../core/format';
 import { isTreeNode } from '../treeProvider';
 import { RunOverviewPanel } from '../panels/runOverviewPanel';
 import type { HostContext } from '../hostContext';
@@ -22,7 +22,7 @@ async function pickRun(ctx: HostContext): Promise<Run | undefined> {
     const c = countRun(run);
     return {
       label: run.label,
-      description: `${RUN_KIND_LABELS[run.kind]} · ${run.tasks.length} tasks · ${c.passed}/${c.measured} passed`,
+      description: `${RUN_KIND_LABELS[run.kind]} · ${plural(run.tasks.length, 'task')} · ${c.passed}/${c.measured} passed`,
       detail: vscode.workspace.asRelativePath(run.anchor),
       run,
     };

@@ -12,6 +12,7 @@ import { rewardDetailNodes } from '../../core/dashboard/rewardDetails';
 import type { HostMessage, WebviewMessage } from '../../protocol/runOverview';
 import { withLongestBlock } from '../../views/loopBlock';
 import { clipForWebview, findAttempt, findTask, overviewId } from '../../views/runOverviewModel';
+import { plural } from '../../core/format';
 
 /** reward-details.json files larger than this are not rendered (the file can still be opened). */
 const MAX_DETAILS_BYTES = 4 * 1024 * 1024;
@@ -63,7 +64,7 @@ export class DashboardHost {
         return true;
       case 'copy':
         await vscode.env.clipboard.writeText(m.text);
-        void vscode.window.setStatusBarMessage(`Copied ${m.what}${m.rows === undefined ? '' : `, ${m.rows} row${m.rows === 1 ? '' : 's'},`} as ${m.format === 'csv' ? 'CSV' : 'Markdown'}`, 5000);
+        void vscode.window.setStatusBarMessage(`Copied ${m.what}${m.rows === undefined ? '' : `, ${plural(m.rows, 'row')},`} as ${m.format === 'csv' ? 'CSV' : 'Markdown'}`, 5000);
         return true;
       default:
         return false;

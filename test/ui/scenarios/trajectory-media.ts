@@ -75,7 +75,7 @@ export const scenario: Scenario = {
     await page.keyboard.press('Control+f');
     await ctx.until(async () => f.locator('#search').evaluate((e) => e === document.activeElement), 'Ctrl+F focuses the search box');
     await page.keyboard.type('note');
-    await ctx.until(async () => /^\d+ matches · (\d \/ )?2 steps$/.test((await f.locator('#match-count').textContent()) ?? ''), 'the search counts matches in 2 steps');
+    await ctx.until(async () => /^\d+ match(es)? · (\d \/ )?2 steps$/.test((await f.locator('#match-count').textContent()) ?? ''), 'the search counts matches in 2 steps');
     await f.locator('#search').press('Enter');
     await ctx.until(async () => (await selectedNum(f)) === '#1' && /1 \/ 2 steps/.test((await f.locator('#match-count').textContent()) ?? ''), 'Enter goes to the next match (wrapping to #1)');
     await f.locator('#search').press('Shift+Enter');

@@ -92,7 +92,7 @@ export const scenario: Scenario = {
     // 3. Search: count, and Enter goes to the next matching step.
     await page.keyboard.press('/');
     await f.locator('#search').fill('terminal');
-    await ctx.until(async () => /\d+ matches/.test((await f.locator('#match-count').textContent()) ?? ''), 'the search shows a match count');
+    await ctx.until(async () => /\d+ match(es)?\b/.test((await f.locator('#match-count').textContent()) ?? ''), 'the search shows a match count');
     await f.locator('#search').press('Enter');
     await ctx.until(async () => (await f.locator('.row.selected.has-hit').count()) === 1, 'Enter selects a matching step');
     await ctx.until(async () => (await f.locator('.detail mark.hit').count()) > 0, 'the matches are marked in the step');
@@ -203,7 +203,7 @@ export const scenario: Scenario = {
     await ctx.until(async () => (await selectedNum(f)) === '#121', 'every XSS step was shown');
     await page.keyboard.press('/');
     await f.locator('#search').fill('<img');
-    await ctx.until(async () => /\d+ matches/.test((await f.locator('#match-count').textContent()) ?? ''), 'the payloads are found as text');
+    await ctx.until(async () => /\d+ match(es)?\b/.test((await f.locator('#match-count').textContent()) ?? ''), 'the payloads are found as text');
     await f.locator('#search').press('Enter');
     await f.locator('#raw-toggle').click();
     await page.waitForTimeout(500);

@@ -65,7 +65,7 @@ test('trajectory text: a full view, line by line', () => {
     '  with subagents     prompt 1500 · completion 400 · cached — · cost $0.5000',
     '  final_metrics prompt_tokens 1000 ≠ recount 1200 (with subagents 1500)',
     '  final_metrics steps 4 ≠ recount 3',
-    '  continuation /t/trajectory.cont-1.json from step #3 (1 steps, 2 copied steps folded)',
+    '  continuation /t/trajectory.cont-1.json from step #3 (1 step, 2 copied steps folded)',
     '  continuation /t/trajectory.cont-2.json from step #4 (0 steps)',
     '  subagent (path) sub/a.json → /t/sub/a.json · 4 steps',
     '  subagent (session) s-1 — a session id cannot be resolved',
