@@ -79,7 +79,9 @@ export abstract class PanelHost<H, W extends { type: string }> extends Disposabl
       return;
     }
     this.told.add(f.request);
-    await showError(this.ctx.log, what, f.error);
+    // Not awaited: the notification stays until the user closes it, and the trajectory editor's outline queue (which
+    // reports through here) must not wait for that. showError logs before it shows, and never rejects.
+    void showError(this.ctx.log, what, f.error).then(undefined, () => undefined);
   }
 
   protected abstract onMessage(m: W): void | Promise<void>;
