@@ -9,7 +9,7 @@ import type { SubagentView, TrajectoryView } from './types';
 import { own, str, type Obj } from './json';
 import type { RawSubagentRef } from './steps';
 import { addTotals, emptyTotals } from './recount';
-import type { Budget } from './load';
+import type { Budget } from './budgetRead';
 
 /** Embedded subagent trajectories by trajectory_id: the document, its file and its JSON pointer there. */
 export type EmbeddedHit = { doc: Obj; file: string; ptr: string };
