@@ -93,10 +93,10 @@ function trainingParts(run: Run): string[] | undefined {
  * models and dataset follow the counts (its tooltip and every panel still give the whole label).
  */
 export function runRow(run: Run): { label: string; after?: string } {
-  const job = run.kind === 'harbor-job' ? run.identity.job : undefined;
-  if (!job) return { label: rowLabel(run) };
+  const label = rowLabel(run);
+  if (label === run.label) return { label };
   const after = [run.identity.agent, run.identity.model, run.identity.dataset].filter(Boolean).join(' · ');
-  return after ? { label: job, after } : { label: job };
+  return after ? { label, after } : { label };
 }
 
 export function runDescription(run: Run): string {
